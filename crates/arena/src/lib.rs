@@ -1,0 +1,1 @@
+//! shashki-arena: placeholder until its issue lands.

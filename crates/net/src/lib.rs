@@ -1,0 +1,1 @@
+//! shashki-net: placeholder until its issue lands.

@@ -1,0 +1,29 @@
+//! # shashki-rules
+//!
+//! The rules core of Shashki Zero: an exact, fast implementation of Russian
+//! checkers (русские шашки) on 32-bit bitboards.
+//!
+//! - [`Position`]: copy-make position with an incremental Zobrist hash.
+//! - [`Position::legal_moves`]: every legal move, captures mandatory with free
+//!   choice, flying kings, Turkish strike, promotion mid-capture.
+//! - [`Move`]: path, captured set, promotion; `Display` is long notation.
+//! - [`Position::from_fen`] / [`Position::to_fen`]: PDN FEN.
+//! - [`Position::parse_move`]: long and short notation.
+//! - [`perft`]: move-tree counts.
+
+pub mod bitboard;
+mod fen;
+mod movegen;
+mod moves;
+mod notation;
+pub mod perft;
+mod position;
+mod square;
+pub mod zobrist;
+
+pub use fen::FenError;
+pub use movegen::PathMode;
+pub use moves::{MAX_MOVES, MAX_PATH, Move, MoveList};
+pub use notation::MoveError;
+pub use position::{Color, Piece, Position, START_FEN};
+pub use square::{Square, Squares};

@@ -1,0 +1,1 @@
+//! shashki-search: placeholder until its issue lands.

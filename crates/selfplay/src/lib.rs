@@ -1,0 +1,1 @@
+//! shashki-selfplay: placeholder until its issue lands.

@@ -1,0 +1,1 @@
+//! shashki-train: placeholder until its issue lands.
