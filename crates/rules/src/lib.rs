@@ -13,6 +13,7 @@
 
 pub mod bitboard;
 mod fen;
+pub mod game;
 mod movegen;
 mod moves;
 mod notation;
@@ -22,6 +23,7 @@ mod square;
 pub mod zobrist;
 
 pub use fen::FenError;
+pub use game::{DrawState, EndReason, Game, GameResult, Outcome};
 pub use movegen::PathMode;
 pub use moves::{MAX_MOVES, MAX_PATH, Move, MoveList};
 pub use notation::MoveError;
