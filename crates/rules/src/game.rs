@@ -1,12 +1,18 @@
 //! A game under the official rules: moves played, positions seen, draw-rule
 //! counters, and the arbiter that says when and how it ends.
 //!
-//! CONTRACT (issue 3 fills in the bodies; other crates code against these
-//! signatures, so keep them).
+//! `play` and `undo` are O(1) apart from the repetition scan, which looks only
+//! at same-side positions since the last capture or man move. Each half-move
+//! pushes one small `Copy` record (position, counters, cached outcome), so
+//! `undo` is a pop and `outcome`/`draw_state` read the last record.
 
+use crate::bitboard::{Direction, shift};
+use crate::draw::{DrawCounters, DrawRules};
 use crate::moves::{Move, MoveList};
+use crate::notation::MoveError;
 use crate::position::{Color, Position};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// The result of a finished game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -17,6 +23,54 @@ pub enum GameResult {
     BlackWins,
     /// Drawn.
     Draw,
+}
+
+impl GameResult {
+    /// The win of `color`.
+    pub fn win_for(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The winner, or `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// +1 for a win of `color`, 0 for a draw, -1 for a loss.
+    pub fn score_for(self, color: Color) -> f32 {
+        match self.winner() {
+            None => 0.0,
+            Some(w) if w == color => 1.0,
+            Some(_) => -1.0,
+        }
+    }
+
+    /// The PDN result for GameType 25: `2-0`, `1-1` or `0-2`.
+    pub fn pdn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "2-0",
+            GameResult::Draw => "1-1",
+            GameResult::BlackWins => "0-2",
+        }
+    }
+
+    /// Reads a PDN result: `2-0`/`1-1`/`0-2`, also the international
+    /// `1-0`/`0-1`/`1/2-1/2`. `*` and anything else give `None`.
+    pub fn from_pdn(text: &str) -> Option<GameResult> {
+        match text.trim() {
+            "2-0" | "1-0" => Some(GameResult::WhiteWins),
+            "0-2" | "0-1" => Some(GameResult::BlackWins),
+            "1-1" | "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
 }
 
 /// Why a game ended.
@@ -46,6 +100,55 @@ pub enum EndReason {
     Adjudication,
 }
 
+impl EndReason {
+    /// Every reason, in declaration order.
+    pub const ALL: [EndReason; 11] = [
+        EndReason::NoMoves,
+        EndReason::Repetition,
+        EndReason::ThreeKingsVsKing,
+        EndReason::KingsOnly,
+        EndReason::MaterialUnchanged,
+        EndReason::MainDiagonal,
+        EndReason::FewPieces,
+        EndReason::InsufficientMaterial,
+        EndReason::Agreed,
+        EndReason::Resignation,
+        EndReason::Adjudication,
+    ];
+
+    /// The label used in the PDN `Termination` tag and in JSON output, e.g.
+    /// `7.2.5 kings only`.
+    pub fn label(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no legal moves",
+            EndReason::Repetition => "7.2.3 threefold repetition",
+            EndReason::ThreeKingsVsKing => "7.2.4 three kings vs lone king",
+            EndReason::KingsOnly => "7.2.5 kings only",
+            EndReason::MaterialUnchanged => "7.2.6 balance unchanged",
+            EndReason::MainDiagonal => "7.2.7 lone king on main diagonal",
+            EndReason::FewPieces => "7.2.8 few pieces",
+            EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::Agreed => "agreed draw",
+            EndReason::Resignation => "resignation",
+            EndReason::Adjudication => "adjudication",
+        }
+    }
+
+    /// The reason with this [`label`](EndReason::label) (ASCII case ignored).
+    pub fn from_label(text: &str) -> Option<EndReason> {
+        let text = text.trim();
+        EndReason::ALL
+            .into_iter()
+            .find(|r| r.label().eq_ignore_ascii_case(text))
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Outcome {
@@ -53,6 +156,23 @@ pub struct Outcome {
     pub result: GameResult,
     /// Which rule ended the game.
     pub reason: EndReason,
+}
+
+impl Outcome {
+    /// A draw for `reason`.
+    pub fn draw(reason: EndReason) -> Outcome {
+        Outcome {
+            result: GameResult::Draw,
+            reason,
+        }
+    }
+}
+
+/// `2-0 (no legal moves)`.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result.pdn(), self.reason)
+    }
 }
 
 /// The draw-rule state that can change the value of a position (what the
@@ -66,56 +186,270 @@ pub struct DrawState {
     pub plies_to_draw: Option<u16>,
 }
 
+/// What the game knows about one position of its history. `Copy`, so undo is
+/// a pop and a clone is a memcpy.
+#[derive(Clone, Copy, Debug)]
+struct PlyRecord {
+    position: Position,
+    counters: DrawCounters,
+    /// Occurrences of `position` so far, this one included.
+    repetitions: u8,
+    /// The outcome once the game has ended here or earlier.
+    outcome: Option<Outcome>,
+}
+
 /// A game: start position, moves, history for repetitions, counters.
 #[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
+    rules: DrawRules,
+    /// One record per position: `records[0]` is the start, `records[i]` the
+    /// position after `moves[i - 1]`. Never empty.
+    records: Vec<PlyRecord>,
+    moves: Vec<Move>,
 }
 
-#[allow(unused_variables)]
 impl Game {
     /// A new game from `start` with the default draw rules.
     pub fn new(start: Position) -> Game {
-        todo!()
+        Game::with_rules(start, DrawRules::default())
     }
+
+    /// A new game from `start` under `rules`. Every count starts at zero in
+    /// `start`, and `start` is its own first occurrence.
+    pub fn with_rules(start: Position, rules: DrawRules) -> Game {
+        let mut record = PlyRecord {
+            position: start,
+            counters: DrawCounters::start(&start),
+            repetitions: 1,
+            outcome: None,
+        };
+        record.outcome = judge(&rules, &record, 0);
+        let mut records = Vec::with_capacity(128);
+        records.push(record);
+        Game {
+            start,
+            rules,
+            records,
+            moves: Vec::with_capacity(128),
+        }
+    }
+
+    /// The draw rules this game is judged by.
+    pub fn rules(&self) -> &DrawRules {
+        &self.rules
+    }
+
     /// The current position.
+    #[inline]
     pub fn position(&self) -> &Position {
-        todo!()
+        &self.last().position
     }
+
     /// The start position.
     pub fn start(&self) -> &Position {
         &self.start
     }
+
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
         self.position().side_to_move()
     }
+
     /// Legal moves of the current position.
     pub fn legal_moves(&self) -> MoveList {
         self.position().legal_moves()
     }
-    /// Plays a legal move.
+
+    /// Plays a legal move (the caller guarantees legality; checked in debug
+    /// builds). A game that has ended stays ended with its first outcome:
+    /// moves after it are recorded (to replay records that went on) but do
+    /// not change [`Game::outcome`].
     pub fn play(&mut self, mv: &Move) {
-        todo!()
+        let prev = *self.last();
+        debug_assert!(
+            prev.position
+                .legal_moves()
+                .iter()
+                .any(|m| m.key() == mv.key()),
+            "illegal move {mv} in {}",
+            prev.position.to_fen()
+        );
+        let position = prev.position.make_move(mv);
+        let counters = prev.counters.after(&prev.position, mv, &position);
+        let mut record = PlyRecord {
+            position,
+            counters,
+            repetitions: self.occurrences(&position, counters.reversible),
+            outcome: prev.outcome,
+        };
+        self.moves.push(*mv);
+        if record.outcome.is_none() {
+            record.outcome = judge(&self.rules, &record, self.moves.len());
+        }
+        self.records.push(record);
     }
-    /// Takes back the last move; `None` at the start.
+
+    /// Reads `text` (long or short notation, algebraic or numeric) against
+    /// the current position and plays it.
+    pub fn play_notation(&mut self, text: &str) -> Result<Move, MoveError> {
+        let mv = self.position().parse_move(text)?;
+        self.play(&mv);
+        Ok(mv)
+    }
+
+    /// Takes back the last move; `None` at the start. A resignation or draw
+    /// agreement declared after that move goes with it.
     pub fn undo(&mut self) -> Option<Move> {
-        todo!()
+        let mv = self.moves.pop()?;
+        self.records.pop();
+        Some(mv)
     }
+
     /// Moves played so far.
     pub fn moves(&self) -> &[Move] {
-        todo!()
+        &self.moves
     }
+
     /// Number of half-moves played.
     pub fn ply(&self) -> usize {
         self.moves().len()
     }
-    /// `None` while the game goes on, else how it ended.
-    pub fn outcome(&self) -> Option<Outcome> {
-        todo!()
+
+    /// The position after `ply` half-moves (0 = the start), if played.
+    pub fn position_at(&self, ply: usize) -> Option<&Position> {
+        self.records.get(ply).map(|r| &r.position)
     }
+
+    /// `None` while the game goes on, else how it ended.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.last().outcome
+    }
+
+    /// The outcome as it stood after `ply` half-moves (`None` if the game
+    /// was still going on then, or `ply` was not played).
+    pub fn outcome_at(&self, ply: usize) -> Option<Outcome> {
+        self.records.get(ply).and_then(|r| r.outcome)
+    }
+
+    /// The half-move after which the game ended (0: it was over at the
+    /// start), or `None` while it goes on.
+    pub fn ended_at(&self) -> Option<usize> {
+        self.outcome()?;
+        // Outcomes are sticky, so the records with one form a suffix.
+        Some(self.records.partition_point(|r| r.outcome.is_none()))
+    }
+
+    /// True once the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
     /// The draw-rule state of the current position.
     pub fn draw_state(&self) -> DrawState {
-        todo!()
+        let last = self.last();
+        DrawState {
+            repetitions: last.repetitions,
+            plies_to_draw: self.rules.plies_to_draw(&last.position, &last.counters),
+        }
     }
+
+    /// The draw-rule counters of the current position.
+    pub fn counters(&self) -> &DrawCounters {
+        &self.last().counters
+    }
+
+    /// `color` resigns: the other side wins. Returns false (and changes
+    /// nothing) if the game is already over.
+    pub fn resign(&mut self, color: Color) -> bool {
+        self.declare(Outcome {
+            result: GameResult::win_for(color.opponent()),
+            reason: EndReason::Resignation,
+        })
+    }
+
+    /// The players agree a draw. Returns false (and changes nothing) if the
+    /// game is already over.
+    pub fn agree_draw(&mut self) -> bool {
+        self.declare(Outcome::draw(EndReason::Agreed))
+    }
+
+    fn declare(&mut self, outcome: Outcome) -> bool {
+        let last = self.records.last_mut().expect("records never empty");
+        if last.outcome.is_some() {
+            return false;
+        }
+        last.outcome = Some(outcome);
+        true
+    }
+
+    #[inline]
+    fn last(&self) -> &PlyRecord {
+        // `records` always holds the start record.
+        &self.records[self.records.len() - 1]
+    }
+
+    /// How many times `position` has occurred, counting itself as the newest
+    /// (it is not yet in `records`). Only positions with the same side to move
+    /// (every second one back) within the last `reversible` half-moves can be
+    /// equal; the hash filters, full equality confirms.
+    fn occurrences(&self, position: &Position, reversible: u32) -> u8 {
+        let newest = self.records.len(); // index `position` will get
+        let oldest = newest.saturating_sub(reversible as usize);
+        let mut count = 1u8;
+        let mut i = newest;
+        while i >= oldest + 2 {
+            i -= 2;
+            let seen = &self.records[i].position;
+            if seen.hash() == position.hash() && seen == position {
+                count = count.saturating_add(1);
+            }
+        }
+        count
+    }
+}
+
+/// The arbiter: how the game stands in `record`'s position after `ply`
+/// half-moves, or `None` while it goes on.
+fn judge(rules: &DrawRules, record: &PlyRecord, ply: usize) -> Option<Outcome> {
+    let pos = &record.position;
+    if !has_legal_move(pos) {
+        return Some(Outcome {
+            result: GameResult::win_for(pos.side_to_move().opponent()),
+            reason: EndReason::NoMoves,
+        });
+    }
+    if rules.repetition && record.repetitions >= 3 {
+        return Some(Outcome::draw(EndReason::Repetition));
+    }
+    if let Some(reason) = rules.counting_verdict(pos, &record.counters) {
+        return Some(Outcome::draw(reason));
+    }
+    if rules
+        .max_plies
+        .is_some_and(|max| ply as u64 >= u64::from(max))
+    {
+        return Some(Outcome::draw(EndReason::Adjudication));
+    }
+    None
+}
+
+/// True if the side to move has a legal move, without generating them: any
+/// free square next to a king or ahead of a man means a quiet move or, if a
+/// capture exists, a mandatory capture.
+#[inline]
+fn has_legal_move(pos: &Position) -> bool {
+    let side = pos.side_to_move();
+    let us = pos.pieces(side);
+    let empty = pos.empty();
+    let men = us & !pos.kings();
+    let kings = us & pos.kings();
+    let forward = match side {
+        Color::White => [Direction::UpLeft, Direction::UpRight],
+        Color::Black => [Direction::DownLeft, Direction::DownRight],
+    };
+    forward.iter().any(|&d| shift(men, d) & empty != 0)
+        || Direction::ALL.iter().any(|&d| shift(kings, d) & empty != 0)
+        || pos.has_capture()
 }

@@ -10,22 +10,28 @@
 //! - [`Position::from_fen`] / [`Position::to_fen`]: PDN FEN.
 //! - [`Position::parse_move`]: long and short notation.
 //! - [`perft`]: move-tree counts.
+//! - [`Game`]: a game under the official draw rules ([`DrawRules`]), with undo.
+//! - [`pdn`]: reading and writing PDN game records (GameType 25).
 
 pub mod bitboard;
+pub mod draw;
 mod fen;
 pub mod game;
 mod movegen;
 mod moves;
 mod notation;
+pub mod pdn;
 pub mod perft;
 mod position;
 mod square;
 pub mod zobrist;
 
+pub use draw::{DrawCounters, DrawRules};
 pub use fen::FenError;
 pub use game::{DrawState, EndReason, Game, GameResult, Outcome};
 pub use movegen::PathMode;
 pub use moves::{MAX_MOVES, MAX_PATH, Move, MoveList};
 pub use notation::MoveError;
+pub use pdn::{PdnError, PdnGame, read_pdn, write_pdn};
 pub use position::{Color, Piece, Position, START_FEN};
 pub use square::{Square, Squares};
