@@ -18,11 +18,23 @@ pub struct Wdl {
 
 impl Wdl {
     /// A certain win for the side to move.
-    pub const WIN: Wdl = Wdl { win: 1.0, draw: 0.0, loss: 0.0 };
+    pub const WIN: Wdl = Wdl {
+        win: 1.0,
+        draw: 0.0,
+        loss: 0.0,
+    };
     /// A certain draw.
-    pub const DRAW: Wdl = Wdl { win: 0.0, draw: 1.0, loss: 0.0 };
+    pub const DRAW: Wdl = Wdl {
+        win: 0.0,
+        draw: 1.0,
+        loss: 0.0,
+    };
     /// A certain loss for the side to move.
-    pub const LOSS: Wdl = Wdl { win: 0.0, draw: 0.0, loss: 1.0 };
+    pub const LOSS: Wdl = Wdl {
+        win: 0.0,
+        draw: 0.0,
+        loss: 1.0,
+    };
 
     /// Scalar value in [-1, 1]: win minus loss.
     #[inline]
@@ -33,7 +45,11 @@ impl Wdl {
     /// The same evaluation from the opponent's point of view.
     #[inline]
     pub fn flipped(self) -> Wdl {
-        Wdl { win: self.loss, draw: self.draw, loss: self.win }
+        Wdl {
+            win: self.loss,
+            draw: self.draw,
+            loss: self.win,
+        }
     }
 }
 
@@ -57,6 +73,25 @@ pub struct Evaluation {
     pub wdl: Wdl,
     /// Expected half-moves until the game ends, if the evaluator predicts it.
     pub plies_left: Option<f32>,
+}
+
+impl Evaluation {
+    /// Overwrites `self` with `other`, reusing the priors' allocation.
+    pub fn copy_from(&mut self, other: &Evaluation) {
+        self.priors.clear();
+        self.priors.extend_from_slice(&other.priors);
+        self.wdl = other.wdl;
+        self.plies_left = other.plies_left;
+    }
+
+    /// Sets uniform priors over `n` moves (reusing the allocation) and `wdl`.
+    pub fn set_uniform(&mut self, n: usize, wdl: Wdl) {
+        self.priors.clear();
+        self.priors
+            .resize(n, if n == 0 { 0.0 } else { 1.0 / n as f32 });
+        self.wdl = wdl;
+        self.plies_left = None;
+    }
 }
 
 /// Evaluates batches of positions. Implementations must be thread-safe so
