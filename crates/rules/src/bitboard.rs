@@ -149,6 +149,23 @@ pub const fn shift(b: u32, dir: Direction) -> u32 {
     }
 }
 
+/// Squares in the rightmost column of the layout (files g and h).
+const COLUMN_GH: u32 = 0x8888_8888;
+/// Squares in the leftmost column of the layout (files a and b).
+const COLUMN_AB: u32 = 0x1111_1111;
+
+/// Shifts every square of `b` two steps in `dir` (a man's jump). Unlike one
+/// step, two steps are the same index offset from every rank.
+#[inline(always)]
+pub const fn jump_shift(b: u32, dir: Direction) -> u32 {
+    match dir {
+        Direction::UpLeft => (b & !COLUMN_AB) << 7,
+        Direction::UpRight => (b & !COLUMN_GH) << 9,
+        Direction::DownLeft => (b & !COLUMN_AB) >> 9,
+        Direction::DownRight => (b & !COLUMN_GH) >> 7,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +177,16 @@ mod tests {
                 let n = NEIGHBOUR[sq as usize][dir as usize];
                 let expected = if n == NONE { 0 } else { 1u32 << n };
                 assert_eq!(shift(1 << sq, dir), expected, "square {sq} dir {dir:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn jump_shift_is_two_single_shifts() {
+        for sq in 0..32u8 {
+            for dir in Direction::ALL {
+                let bit = 1u32 << sq;
+                assert_eq!(jump_shift(bit, dir), shift(shift(bit, dir), dir));
             }
         }
     }

@@ -1,6 +1,7 @@
 //! PDN FEN: `W:Wa1,c1,Ke5:Bh8,Kb6` (algebraic) or `W:W21,22,K23:B1,2`
 //! (numeric, 1 = b8 ... 32 = g1, ranges like `1-12` allowed).
 
+use crate::bitboard::{RANK_1, RANK_8};
 use crate::position::{Color, Position};
 use crate::square::{Square, Squares};
 use std::fmt::Write as _;
@@ -27,7 +28,13 @@ impl Position {
             token: token.to_string(),
             reason: reason.to_string(),
         };
-        let text = fen.trim().trim_matches('"').trim().trim_end_matches('.');
+        // The final '.' may stand inside or outside the quotes.
+        let text = fen
+            .trim()
+            .trim_end_matches('.')
+            .trim_matches('"')
+            .trim()
+            .trim_end_matches('.');
         let mut parts = text.split(':');
         let side_token = parts.next().unwrap_or("").trim();
         let side = match side_token {
@@ -42,6 +49,7 @@ impl Position {
             let (color, list) = match part.chars().next() {
                 Some('W') | Some('w') => (0, &part[1..]),
                 Some('B') | Some('b') => (1, &part[1..]),
+                None => return Err(err(part, "empty section between ':'")),
                 _ => return Err(err(part, "piece list must start with W or B")),
             };
             if seen[color] {
@@ -58,14 +66,22 @@ impl Position {
                 if (masks[0] | masks[1]) & squares != 0 {
                     return Err(err(token, "square already occupied"));
                 }
+                if !king && squares & MAN_FORBIDDEN[color] != 0 {
+                    return Err(err(
+                        token,
+                        "a man cannot stand on its promotion rank (mark it K)",
+                    ));
+                }
                 masks[color] |= squares;
                 if king {
                     kings |= squares;
                 }
             }
         }
-        if !seen[0] || !seen[1] {
-            return Err(err(text, "expected both a W and a B piece list"));
+        for (color, letter) in [(0, 'W'), (1, 'B')] {
+            if !seen[color] {
+                return Err(err(text, &format!("the {letter} piece list is missing")));
+            }
         }
         Position::from_masks(masks[0], masks[1], kings, side).map_err(|reason| err(text, &reason))
     }
@@ -93,6 +109,9 @@ impl Position {
         out
     }
 }
+
+/// Where men of each colour (white, black) cannot stand: their promotion rank.
+const MAN_FORBIDDEN: [u32; 2] = [RANK_8, RANK_1];
 
 /// One square (`c3`, `22`) or a numeric range (`1-12`) as a mask.
 fn parse_squares(text: &str) -> Option<u32> {

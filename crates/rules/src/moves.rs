@@ -159,7 +159,7 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }

@@ -3,6 +3,8 @@
 //! Accepted: the long form (`c3-d4`, `a3:c5:e7:g5`), the short capture form
 //! (`a3:g5`) and any form naming the start, the end and some landing squares
 //! in between, in algebraic or numeric squares, with `-`, `:` or `x`.
+//! A text that is exactly some move's full path names that move; otherwise
+//! the squares must appear in order along exactly one move's path.
 
 use crate::movegen::PathMode;
 use crate::moves::{Move, MoveList};
@@ -67,6 +69,16 @@ impl Position {
         }
         let mut paths = MoveList::new();
         self.generate(&mut paths, PathMode::AllPaths);
+        // The full path of a move names that move, even when it is also a
+        // subsequence of a longer move's path (`b4:d6:b8` inside
+        // `b4:d6:f8:h6:f4:d6:b8`). A path fixes the captured pieces, so at
+        // most one move matches exactly.
+        let exact = paths
+            .iter()
+            .find(|mv| !(quiet_sep && mv.is_capture()) && mv.path().eq(squares.iter().copied()));
+        if let Some(mv) = exact {
+            return Ok(self.canonical(mv));
+        }
         let mut matches: Vec<Move> = Vec::new();
         for mv in &paths {
             if quiet_sep && mv.is_capture() {

@@ -63,7 +63,7 @@ impl Square {
 
     /// The dark square at (file, rank), or `None` if off the board or light.
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < 8 && rank < 8 && (file + rank) % 2 == 0 {
+        if file < 8 && rank < 8 && (file + rank).is_multiple_of(2) {
             Some(Square(4 * rank + file / 2))
         } else {
             None

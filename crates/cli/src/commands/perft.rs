@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use shashki_rules::perft::perft;
+use shashki_rules::perft::{perft, perft_make_all};
 use shashki_rules::{PathMode, Position};
 use std::time::Instant;
 
@@ -22,6 +22,10 @@ pub struct Args {
     /// (start, end, captured set).
     #[arg(long)]
     paths: bool,
+    /// Make every move down to the leaves instead of counting the last ply
+    /// (the cost a search pays per node).
+    #[arg(long, conflicts_with = "paths")]
+    make_all: bool,
     /// Split the root moves over this many threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -42,6 +46,13 @@ pub fn run(args: Args) -> Result<()> {
         .num_threads(args.threads.max(1))
         .build()
         .context("cannot start the thread pool")?;
+    let count = |pos: &Position, depth: u32| {
+        if args.make_all {
+            perft_make_all(pos, depth)
+        } else {
+            perft(pos, depth, mode)
+        }
+    };
     for depth in 1..=args.depth {
         let start = Instant::now();
         let nodes = if args.threads > 1 && depth > 1 {
@@ -50,11 +61,11 @@ pub fn run(args: Args) -> Result<()> {
                 moves
                     .as_slice()
                     .par_iter()
-                    .map(|mv| perft(&pos.make_move(mv), depth - 1, mode))
+                    .map(|mv| count(&pos.make_move(mv), depth - 1))
                     .sum()
             })
         } else {
-            perft(&pos, depth, mode)
+            count(&pos, depth)
         };
         let secs = start.elapsed().as_secs_f64();
         println!(
