@@ -3,6 +3,19 @@
 //! Monte-Carlo tree search (PUCT and Gumbel root search) over a batched
 //! [`Evaluator`], and a reference alpha-beta engine.
 
+pub mod alphabeta;
+pub mod batching;
+pub mod cache;
+pub mod engine;
 pub mod evaluator;
+pub mod evaluators;
+pub mod limits;
+pub mod mcts;
+pub mod mcts_engine;
+pub mod protocol;
 
+pub use alphabeta::{AbConfig, AbResult, AlphaBeta};
+pub use engine::{Engine, Score, SearchReport};
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, Wdl};
+pub use mcts::{Algorithm, Search, SearchConfig, SearchError, SearchResult};
+pub use limits::SearchLimits;

@@ -1,0 +1,94 @@
+//! Which engine a command runs, chosen in one place: `--engine ab|mcts`, the
+//! search limits (`--depth`, `--nodes`, `--movetime`) and the seed. A new
+//! engine kind is one variant here plus one arm in [`EngineChoice::build`].
+
+use anyhow::Result;
+use shashki_search::evaluators::RolloutEvaluator;
+use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::{AbConfig, AlphaBeta, Engine, SearchConfig, SearchLimits};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// An engine kind as named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// `ab`: the reference alpha-beta engine.
+    AlphaBeta,
+    /// `mcts`: Monte-Carlo tree search with random-rollout evaluation.
+    Mcts,
+}
+
+impl FromStr for EngineChoice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<EngineChoice, String> {
+        match text {
+            "ab" | "alphabeta" => Ok(EngineChoice::AlphaBeta),
+            "mcts" => Ok(EngineChoice::Mcts),
+            other => Err(format!("unknown engine {other:?}: expected ab or mcts")),
+        }
+    }
+}
+
+impl fmt::Display for EngineChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EngineChoice::AlphaBeta => "ab",
+            EngineChoice::Mcts => "mcts",
+        })
+    }
+}
+
+/// `--engine` and `--seed`, shared by `analyse`, `play` and `engine`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct EngineArgs {
+    /// The engine: `ab` (alpha-beta) or `mcts` (tree search with rollouts).
+    #[arg(long, default_value = "ab")]
+    pub engine: EngineChoice,
+    /// Seed of the engine's random choices (MCTS), for reproducible runs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl EngineArgs {
+    /// Builds the chosen engine.
+    pub fn build(&self) -> Result<Box<dyn Engine>> {
+        Ok(match self.engine {
+            EngineChoice::AlphaBeta => Box::new(AlphaBeta::new(AbConfig::default())),
+            EngineChoice::Mcts => Box::new(MctsEngine::new(
+                RolloutEvaluator::new(1, self.seed),
+                SearchConfig::default(),
+                self.seed,
+                "mcts (random rollouts)",
+            )?),
+        })
+    }
+}
+
+/// `--depth`, `--nodes`, `--movetime`: how long each search may run. With
+/// none given the engine's default applies (alpha-beta: depth 8; MCTS: 800
+/// simulations).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct LimitArgs {
+    /// Depth in plies (alpha-beta).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Nodes (alpha-beta) or simulations (MCTS).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Milliseconds per move.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limits as the search takes them.
+    pub fn limits(&self) -> SearchLimits {
+        SearchLimits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+        }
+    }
+}
