@@ -1,0 +1,455 @@
+//! Matches: games between two players from balloted openings, each opening
+//! played twice with colours swapped, judged by the arbiter with the
+//! official draw rules (plus a maximum length), run in parallel on a rayon
+//! pool, recorded as PDN.
+//!
+//! A player that fails to move (an external engine's illegal move, crash or
+//! time-out) loses that game; the reason is recorded and the match goes on.
+
+use crate::openings::{Opening, OpeningBook};
+use crate::player::{Player, PlayerFactory, PlayerFailure};
+use crate::score::PairingSummary;
+use shashki_rules::pdn::{TERMINATION_TAG, write_pdn_file};
+use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, PdnGame};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+
+/// Default adjudication length in half-moves (a draw if reached): far
+/// beyond any real game, it only ends aimless shuffling between weak
+/// players that the counting rules do not catch.
+pub const DEFAULT_MAX_PLIES: u32 = 400;
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Number of games (rounded up to whole pairs).
+    pub games: usize,
+    /// The openings the pairs are balloted from.
+    pub book: OpeningBook,
+    /// Seed of the ballot and of every player's randomness.
+    pub seed: u64,
+    /// Games played at once (0: one per CPU core).
+    pub concurrency: usize,
+    /// Draw rules, with `max_plies` as the adjudication length.
+    pub rules: DrawRules,
+    /// The PDN `Event` tag.
+    pub event: String,
+}
+
+impl MatchSettings {
+    /// `games` games from the built-in book, seed 1, official draw rules
+    /// with adjudication at [`DEFAULT_MAX_PLIES`].
+    pub fn new(games: usize) -> MatchSettings {
+        MatchSettings {
+            games,
+            book: OpeningBook::builtin(),
+            seed: 1,
+            concurrency: 0,
+            rules: DrawRules {
+                max_plies: Some(DEFAULT_MAX_PLIES),
+                ..DrawRules::default()
+            },
+            event: "Shashki Zero arena".into(),
+        }
+    }
+
+    /// Number of opening pairs played.
+    pub fn pairs(&self) -> usize {
+        self.games.div_ceil(2)
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndCause {
+    /// A rule of the game (including adjudication at the maximum length).
+    Rules(EndReason),
+    /// A player failed to move and lost.
+    Forfeit {
+        /// The side that failed.
+        loser: Color,
+        /// What happened.
+        failure: PlayerFailure,
+    },
+}
+
+impl EndCause {
+    /// Short text for the PDN `Termination` tag and the report: a rule's
+    /// label, or `forfeit by White: ...`.
+    pub fn label(&self) -> String {
+        match self {
+            EndCause::Rules(reason) => reason.label().to_string(),
+            EndCause::Forfeit { loser, failure } => format!("forfeit by {loser}: {failure}"),
+        }
+    }
+
+    /// The category for tallies (`forfeit` for every forfeit).
+    pub fn category(&self) -> String {
+        match self {
+            EndCause::Rules(reason) => reason.label().to_string(),
+            EndCause::Forfeit { .. } => "forfeit".to_string(),
+        }
+    }
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Index of the opening pair (0-based).
+    pub pair: usize,
+    /// 0: the match's first player had White; 1: it had Black.
+    pub leg: usize,
+    /// The opening's name.
+    pub opening: String,
+    /// Who played White.
+    pub white: String,
+    /// Who played Black.
+    pub black: String,
+    /// The game, opening moves included.
+    pub game: Game,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub cause: EndCause,
+}
+
+impl GameRecord {
+    /// True if the match's first player had White.
+    pub fn first_is_white(&self) -> bool {
+        self.leg == 0
+    }
+
+    /// Points (1, 0.5, 0) of the match's first player.
+    pub fn points_for_first(&self) -> f64 {
+        let color = if self.first_is_white() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        self.result.score_for(color) as f64
+    }
+
+    /// The PDN record: roster tags, `Round` as `pair.leg`, the `Opening`
+    /// and the `Termination` reason, the result and every move.
+    pub fn to_pdn(&self, event: &str, date: &str) -> PdnGame {
+        let mut pdn = PdnGame::from_game(&self.game);
+        pdn.set_tag("Event", event);
+        pdn.set_tag("Site", "Shashki Zero arena");
+        pdn.set_tag("Date", date);
+        pdn.set_tag("Round", &format!("{}.{}", self.pair + 1, self.leg + 1));
+        pdn.set_tag("White", &self.white);
+        pdn.set_tag("Black", &self.black);
+        pdn.set_tag("Opening", &self.opening);
+        pdn.set_tag(TERMINATION_TAG, &self.cause.label());
+        pdn.result = Some(self.result);
+        pdn
+    }
+}
+
+/// Plays one game from `opening` to its end under `rules`.
+pub fn play_game(
+    opening: &Opening,
+    rules: DrawRules,
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+) -> (Game, GameResult, EndCause) {
+    let mut game = opening.game(rules);
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return (game, outcome.result, EndCause::Rules(outcome.reason));
+        }
+        let side = game.side_to_move();
+        let player: &mut dyn Player = match side {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
+        };
+        let chosen = player.choose_move(&game).and_then(|mv| {
+            // Built-in players are trusted, but a wrong move must never
+            // reach the game record.
+            if game.legal_moves().iter().any(|m| m.key() == mv.key()) {
+                Ok(mv)
+            } else {
+                Err(PlayerFailure::IllegalMove {
+                    text: mv.to_string(),
+                    reason: "not a legal move here".into(),
+                })
+            }
+        });
+        match chosen {
+            Ok(mv) => game.play(&mv),
+            Err(failure) => {
+                return (
+                    game,
+                    GameResult::win_for(side.opponent()),
+                    EndCause::Forfeit {
+                        loser: side,
+                        failure,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// What the observer of a running match tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Keep playing.
+    Continue,
+    /// Start no new pair (pairs under way still finish and are recorded).
+    Stop,
+}
+
+/// Everything a match produced.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// The first player (whose view the summary takes).
+    pub first: String,
+    /// The second player.
+    pub second: String,
+    /// Every game, by pair then leg.
+    pub games: Vec<GameRecord>,
+    /// W/D/L and pentanomial counts from the first player's view.
+    pub summary: PairingSummary,
+    /// True if the observer stopped the match before all pairs were played.
+    pub stopped_early: bool,
+}
+
+impl MatchReport {
+    /// The PDN records of every game.
+    pub fn pdn_games(&self, event: &str) -> Vec<PdnGame> {
+        let date = today();
+        self.games.iter().map(|g| g.to_pdn(event, &date)).collect()
+    }
+
+    /// Writes every game to `path` as PDN (atomically).
+    pub fn write_pdn(&self, path: &Path, event: &str) -> std::io::Result<()> {
+        write_pdn_file(path, &self.pdn_games(event))
+    }
+
+    /// How many games ended for each reason.
+    pub fn end_reasons(&self) -> BTreeMap<String, usize> {
+        let mut tally = BTreeMap::new();
+        for g in &self.games {
+            *tally.entry(g.cause.category()).or_insert(0) += 1;
+        }
+        tally
+    }
+
+    /// The result table: W/D/L, score, Elo difference with its 95 %
+    /// interval, pentanomial counts, and the end reasons.
+    pub fn result_table(&self) -> String {
+        let mut s = self.summary.describe(&self.first, &self.second);
+        s.push_str("\nEnd reasons:");
+        for (reason, n) in self.end_reasons() {
+            let _ = write!(s, " {reason}: {n};");
+        }
+        for g in &self.games {
+            if let EndCause::Forfeit { .. } = g.cause {
+                let _ = write!(
+                    s,
+                    "\n  game {}.{} ({} - {}): {}",
+                    g.pair + 1,
+                    g.leg + 1,
+                    g.white,
+                    g.black,
+                    g.cause.label()
+                );
+            }
+        }
+        s.push('\n');
+        s
+    }
+}
+
+/// A 64-bit mix (splitmix64) to derive independent seeds.
+pub fn mix_seed(seed: u64, a: u64, b: u64) -> u64 {
+    let mut z =
+        seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays one leg of a pair. `leg` 0: `first` has White.
+fn play_leg(
+    pair: usize,
+    leg: usize,
+    opening: &Opening,
+    first: &PlayerFactory,
+    second: &PlayerFactory,
+    settings: &MatchSettings,
+) -> GameRecord {
+    let (white_f, black_f) = if leg == 0 {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let seed_of = |who: u64| mix_seed(settings.seed, (pair * 2 + leg) as u64, who);
+    let white = white_f.create(seed_of(1));
+    let black = black_f.create(seed_of(2));
+    let (game, result, cause) = match (white, black) {
+        (Ok(mut w), Ok(mut b)) => play_game(opening, settings.rules, &mut *w, &mut *b),
+        (Err(failure), _) => (
+            opening.game(settings.rules),
+            GameResult::BlackWins,
+            EndCause::Forfeit {
+                loser: Color::White,
+                failure,
+            },
+        ),
+        (_, Err(failure)) => (
+            opening.game(settings.rules),
+            GameResult::WhiteWins,
+            EndCause::Forfeit {
+                loser: Color::Black,
+                failure,
+            },
+        ),
+    };
+    GameRecord {
+        pair,
+        leg,
+        opening: opening.name.clone(),
+        white: white_f.name().to_string(),
+        black: black_f.name().to_string(),
+        game,
+        result,
+        cause,
+    }
+}
+
+/// Plays a match between `first` and `second`. `observer` sees each pair as
+/// it completes (in completion order) with the running summary, and can
+/// stop the match (SPRT gating does).
+pub fn run_match(
+    first: &PlayerFactory,
+    second: &PlayerFactory,
+    settings: &MatchSettings,
+    observer: &mut dyn FnMut(&[GameRecord; 2], &PairingSummary) -> Control,
+) -> MatchReport {
+    let pairs = settings.pairs();
+    let openings = settings.book.ballot(pairs, settings.seed);
+    let threads = if settings.concurrency == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        settings.concurrency
+    }
+    .clamp(1, pairs.max(1));
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = channel::<[GameRecord; 2]>();
+    let mut summary = PairingSummary::default();
+    let mut games: Vec<GameRecord> = Vec::with_capacity(pairs * 2);
+    let mut stopped_early = false;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("arena-game-{i}"))
+        .build();
+    let body = one_scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop, openings) = (&next, &stop, &openings);
+            scope.spawn(move |_| {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let pair = next.fetch_add(1, Ordering::Relaxed);
+                    if pair >= pairs {
+                        return;
+                    }
+                    let opening = openings[pair];
+                    let a = play_leg(pair, 0, opening, first, second, settings);
+                    let b = play_leg(pair, 1, opening, first, second, settings);
+                    if tx.send([a, b]).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        // The workers hold the only senders now: the loop below ends when
+        // the last of them is done.
+        drop(tx);
+        for pair in rx.iter() {
+            let (p0, p1) = (pair[0].points_for_first(), pair[1].points_for_first());
+            summary.wdl.add_points(p0);
+            summary.wdl.add_points(p1);
+            summary.pentanomial.add_pair(p0, p1);
+            if !stop.load(Ordering::Relaxed) && observer(&pair, &summary) == Control::Stop {
+                stop.store(true, Ordering::Relaxed);
+                stopped_early = next.load(Ordering::Relaxed) < pairs;
+            }
+            let [a, b] = pair;
+            games.push(a);
+            games.push(b);
+        }
+    });
+    match pool {
+        Ok(pool) => pool.in_place_scope(body),
+        // No pool (thread creation refused): rayon's global pool.
+        Err(_) => rayon::in_place_scope(body),
+    }
+    games.sort_by_key(|g| (g.pair, g.leg));
+    MatchReport {
+        first: first.name().to_string(),
+        second: second.name().to_string(),
+        games,
+        summary,
+        stopped_early,
+    }
+}
+
+/// Pins a scope closure to one scope lifetime (a closure written in place
+/// would be inferred for every lifetime and demand `'static` borrows).
+fn one_scope<'s, F: FnOnce(&rayon::Scope<'s>)>(f: F) -> F {
+    f
+}
+
+/// Today's date (UTC) as PDN writes it: `YYYY.MM.DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_gregorian() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(today().len(), 10);
+    }
+
+    #[test]
+    fn seeds_differ_per_game_and_player() {
+        let a = mix_seed(1, 0, 1);
+        assert_ne!(a, mix_seed(1, 0, 2));
+        assert_ne!(a, mix_seed(1, 1, 1));
+        assert_ne!(a, mix_seed(2, 0, 1));
+        assert_eq!(a, mix_seed(1, 0, 1));
+    }
+}

@@ -1,0 +1,291 @@
+//! Match runner tests with real players: colours per opening pair, external
+//! engines that misbehave, PDN round trips, gating.
+
+use shashki_arena::gate::{GateConfig, GateMethod, gate};
+use shashki_arena::matches::{Control, EndCause, MatchSettings, run_match};
+use shashki_arena::{OpeningBook, PlayerFactory, PlayerFailure};
+use shashki_rules::{Color, DrawRules, GameResult, read_pdn};
+use std::path::PathBuf;
+
+fn factory(spec: &str) -> PlayerFactory {
+    PlayerFactory::from_text(spec).unwrap()
+}
+
+/// A fresh temporary folder for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn settings(games: usize, seed: u64) -> MatchSettings {
+    MatchSettings {
+        seed,
+        concurrency: 2,
+        ..MatchSettings::new(games)
+    }
+}
+
+#[test]
+fn colours_alternate_within_each_opening_pair() {
+    let first = factory("ab:depth=1");
+    let second = factory("random");
+    let report = run_match(&first, &second, &settings(8, 3), &mut |_, _| {
+        Control::Continue
+    });
+    assert_eq!(report.games.len(), 8);
+    let book = OpeningBook::builtin();
+    for pair in report.games.chunks(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        assert_eq!((a.pair, a.leg, b.pair, b.leg), (a.pair, 0, a.pair, 1));
+        assert_eq!(
+            (a.white.as_str(), a.black.as_str()),
+            ("ab:depth=1", "random")
+        );
+        assert_eq!(
+            (b.white.as_str(), b.black.as_str()),
+            ("random", "ab:depth=1")
+        );
+        assert_eq!(a.opening, b.opening);
+        // Both games start with the opening's moves.
+        let opening = book.openings.iter().find(|o| o.name == a.opening).unwrap();
+        let n = opening.moves.len();
+        assert_eq!(&a.game.moves()[..n], &opening.moves[..]);
+        assert_eq!(&b.game.moves()[..n], &opening.moves[..]);
+        for g in pair {
+            assert!(matches!(g.cause, EndCause::Rules(_)), "{:?}", g.cause);
+            assert_eq!(Some(g.result), g.game.outcome().map(|o| o.result));
+        }
+    }
+    // 4 distinct openings were balloted for 4 pairs.
+    let mut names: Vec<&str> = report.games.iter().map(|g| g.opening.as_str()).collect();
+    names.dedup();
+    assert_eq!(names.len(), 4);
+    // The summary is the first player's view of the same games.
+    let points: f64 = report.games.iter().map(|g| g.points_for_first()).sum();
+    assert_eq!(report.summary.wdl.points(), points);
+    assert_eq!(report.summary.pentanomial.pairs(), 4);
+}
+
+#[test]
+fn matches_are_reproducible_from_the_seed() {
+    let run = |seed| {
+        run_match(
+            &factory("random"),
+            &factory("mcts:sims=8"),
+            &settings(4, seed),
+            &mut |_, _| Control::Continue,
+        )
+    };
+    let (a, b, c) = (run(5), run(5), run(6));
+    let moves = |r: &shashki_arena::MatchReport| {
+        r.games
+            .iter()
+            .map(|g| g.game.moves().to_vec())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&a), moves(&b));
+    assert_ne!(moves(&a), moves(&c));
+}
+
+/// Writes a bash engine that speaks the protocol's handshake and then
+/// misbehaves at `go`, differently in each game it plays: its first
+/// process answers an illegal move, the second exits, the third never
+/// answers, and so on (a counter file tells them apart).
+fn flaky_engine(dir: &std::path::Path) -> PathBuf {
+    let script = dir.join("flaky.sh");
+    let counter = dir.join("starts");
+    std::fs::write(
+        &script,
+        format!(
+            r#"#!/usr/bin/env bash
+n=$(cat '{c}' 2>/dev/null || echo 0)
+echo $((n + 1)) > '{c}'
+mode=$((n % 3))
+while read -r line; do
+  case "$line" in
+    name) echo "name flaky-$mode" ;;
+    isready) echo readyok ;;
+    go*)
+      case $mode in
+        0) echo "info depth 1"; echo "bestmove a3-b6" ;;
+        1) exit 3 ;;
+        2) : ;;
+      esac ;;
+    quit) exit 0 ;;
+  esac
+done
+"#,
+            c = counter.display()
+        ),
+    )
+    .unwrap();
+    script
+}
+
+#[test]
+fn misbehaving_external_engine_loses_each_game_and_the_match_goes_on() {
+    let dir = temp_dir("flaky");
+    let script = flaky_engine(&dir);
+    let ext = factory(&format!(
+        "ext:\"bash {}\"@movetime=10,timeout=500",
+        script.display()
+    ));
+    let random = factory("random");
+    let mut settings = settings(6, 1);
+    settings.concurrency = 1; // the engine's behaviour follows its start order
+    let report = run_match(&ext, &random, &settings, &mut |_, _| Control::Continue);
+    assert_eq!(report.games.len(), 6, "every game was played");
+    let mut kinds = Vec::new();
+    for g in &report.games {
+        let ext_color = if g.first_is_white() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        match &g.cause {
+            EndCause::Forfeit { loser, failure } => {
+                assert_eq!(*loser, ext_color);
+                assert_eq!(g.result, GameResult::win_for(ext_color.opponent()));
+                kinds.push(match failure {
+                    PlayerFailure::IllegalMove { text, .. } => {
+                        assert_eq!(text, "a3-b6");
+                        "illegal"
+                    }
+                    PlayerFailure::Crashed(why) => {
+                        assert!(why.contains("output closed"), "{why}");
+                        "crash"
+                    }
+                    PlayerFailure::TimedOut(_) => "timeout",
+                    other => panic!("unexpected failure {other:?}"),
+                });
+            }
+            other => panic!("game {}.{} ended by {other:?}", g.pair, g.leg),
+        }
+    }
+    assert_eq!(
+        kinds,
+        ["illegal", "crash", "timeout", "illegal", "crash", "timeout"]
+    );
+    assert_eq!((report.summary.wdl.wins, report.summary.wdl.losses), (0, 6));
+    let table = report.result_table();
+    assert!(table.contains("forfeit: 6"), "{table}");
+    // An engine that cannot even start forfeits too.
+    let missing = factory(&format!("ext:\"{}\"", dir.join("no-such-engine").display()));
+    let r = run_match(&random, &missing, &settings, &mut |_, _| Control::Continue);
+    assert_eq!(r.summary.wdl.wins, 6);
+    assert!(r.games.iter().all(|g| matches!(&g.cause, EndCause::Forfeit { failure: PlayerFailure::Crashed(w), .. } if w.contains("cannot start"))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn match_pdn_reads_back_with_the_same_games_and_results() {
+    let dir = temp_dir("pdn");
+    let script = flaky_engine(&dir);
+    let path = dir.join("games.pdn");
+    let mut all = Vec::new();
+    for (a, b) in [("ab:depth=1", "random"), ("random", "ext-placeholder")] {
+        let second = if b == "ext-placeholder" {
+            factory(&format!(
+                "ext:\"bash {}\"@movetime=10,timeout=500",
+                script.display()
+            ))
+        } else {
+            factory(b)
+        };
+        let mut s = settings(4, 9);
+        s.concurrency = 1;
+        let report = run_match(&factory(a), &second, &s, &mut |_, _| Control::Continue);
+        all.extend(report.pdn_games("test"));
+        if a == "ab:depth=1" {
+            report.write_pdn(&path, "test").unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let games: Vec<_> = read_pdn(&text).into_iter().map(Result::unwrap).collect();
+            assert_eq!(games.len(), report.games.len());
+            for (read, rec) in games.iter().zip(&report.games) {
+                assert_eq!(read.moves, rec.game.moves());
+                assert_eq!(read.result, Some(rec.result));
+                assert_eq!(read.tag("White"), Some(rec.white.as_str()));
+                assert_eq!(read.tag("Black"), Some(rec.black.as_str()));
+                assert_eq!(read.tag("Opening"), Some(rec.opening.as_str()));
+                assert_eq!(read.tag("Termination"), Some(rec.cause.label().as_str()));
+                // Re-judged by the arbiter, the game ends the same way.
+                let replayed = read.replay(s.rules).unwrap();
+                assert_eq!(replayed.outcome().map(|o| o.result), Some(rec.result));
+            }
+        }
+    }
+    // Forfeited games keep their recorded result and reason.
+    let text = shashki_rules::write_pdn(&all);
+    let back: Vec<_> = read_pdn(&text).into_iter().map(Result::unwrap).collect();
+    assert_eq!(back.len(), 8);
+    for (read, written) in back.iter().zip(&all) {
+        assert_eq!(read.moves, written.moves);
+        assert_eq!(read.result, written.result);
+        assert_eq!(read.tag("Termination"), written.tag("Termination"));
+    }
+    assert!(
+        back[4..]
+            .iter()
+            .all(|g| g.tag("Termination").unwrap().starts_with("forfeit by"))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn max_length_adjudication_draws_long_games() {
+    let mut s = settings(2, 4);
+    s.rules = DrawRules {
+        max_plies: Some(12),
+        ..DrawRules::default()
+    };
+    let report = run_match(&factory("random"), &factory("random"), &s, &mut |_, _| {
+        Control::Continue
+    });
+    for g in &report.games {
+        assert!(g.game.ply() <= 12);
+        if g.game.ply() == 12 {
+            assert_eq!(g.result, GameResult::Draw);
+            assert!(matches!(
+                g.cause,
+                EndCause::Rules(shashki_rules::EndReason::Adjudication)
+            ));
+        }
+    }
+}
+
+#[test]
+fn sprt_gate_promotes_the_stronger_and_keeps_the_weaker_out() {
+    let config = GateConfig {
+        elo0: 0.0,
+        elo1: 100.0,
+        min_games: 10,
+        max_games: 60,
+        concurrency: 2,
+        ..GateConfig::default()
+    };
+    let strong = factory("ab:depth=2");
+    let weak = factory("random");
+    let mut lines = Vec::new();
+    let up = gate(&strong, &weak, &config, &mut |l| lines.push(l.to_string())).unwrap();
+    assert!(up.passed, "{}", up.verdict);
+    assert!(up.llr.unwrap() >= up.bounds.unwrap().1);
+    assert!(
+        lines.iter().any(|l| l.contains("LLR")),
+        "LLR is reported as it goes"
+    );
+    assert!(up.report.games.len() < 60, "stopped early at the bound");
+    let down = gate(&weak, &strong, &config, &mut |_| {}).unwrap();
+    assert!(!down.passed, "{}", down.verdict);
+    let fixed = GateConfig {
+        method: GateMethod::Fixed,
+        games: 6,
+        threshold: 0.6,
+        concurrency: 2,
+        ..GateConfig::default()
+    };
+    let f = gate(&strong, &weak, &fixed, &mut |_| {}).unwrap();
+    assert_eq!(f.report.games.len(), 6);
+    assert!(f.passed, "{}", f.verdict);
+}

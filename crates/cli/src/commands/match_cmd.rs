@@ -1,0 +1,67 @@
+//! `shashki match A B --games N`: one pairing under the official rules, each
+//! balloted opening played twice with colours swapped; prints W/D/L, score,
+//! the Elo difference with its 95 % interval and the pentanomial counts,
+//! and can add the result to a ratings file and write PDN, JSON and CSV.
+
+use super::rate::{OutputOptions, PlayOptions, factories, finish, parse_players, play_pairing};
+use anyhow::{Result, anyhow, bail};
+use shashki_arena::ratings::RatingsFile;
+use shashki_arena::tournament::parse_anchor;
+
+/// Options of `shashki match`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// First player (results are from its point of view), e.g. `ab:depth=4`.
+    first: String,
+    /// Second player, e.g. `random`.
+    second: String,
+    /// Number of games (rounded up to whole opening pairs).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Fix this player's rating in the table: NAME=ELO (default: random=0,
+    /// else ab:depth=1=0, else the first name in order).
+    #[arg(long, value_name = "NAME=ELO")]
+    anchor: Option<String>,
+    #[command(flatten)]
+    play: PlayOptions,
+    #[command(flatten)]
+    out: OutputOptions,
+}
+
+/// Runs `shashki match`.
+pub fn run(args: Args) -> Result<()> {
+    let first = parse_players(&args.first, false)?;
+    let second = parse_players(&args.second, false)?;
+    if first.len() != 1 || second.len() != 1 {
+        bail!("match takes exactly one player on each side (use `shashki rate` for more)");
+    }
+    if first[0].name == second[0].name {
+        bail!("a player cannot play itself: {}", first[0].name);
+    }
+    let specs = vec![first[0].clone(), second[0].clone()];
+    let anchor = args
+        .anchor
+        .as_deref()
+        .map(parse_anchor)
+        .transpose()
+        .map_err(|e| anyhow!(e))?;
+    let players = factories(&specs)?;
+    let settings = args.play.settings(args.games)?;
+    let report = play_pairing(&players[0], &players[1], &settings);
+    let mut file = match &args.out.ratings {
+        Some(path) => RatingsFile::load(path)?,
+        None => RatingsFile::default(),
+    };
+    file.add(
+        &report.first,
+        &report.second,
+        report.summary.wdl,
+        report.summary.pentanomial,
+    );
+    let pdn = if args.out.pdn.is_some() {
+        report.pdn_games(&settings.event)
+    } else {
+        Vec::new()
+    };
+    finish(&mut file, &specs, &pdn, anchor, &args.out)
+}
