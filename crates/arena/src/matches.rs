@@ -129,7 +129,7 @@ impl GameRecord {
         } else {
             Color::Black
         };
-        self.result.score_for(color) as f64
+        self.result.points_for(color)
     }
 
     /// The PDN record: roster tags, `Round` as `pair.leg`, the `Opening`

@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod engine_choice;
 
 /// Shashki Zero: train Russian checkers engines from zero by self-play.
 #[derive(Parser)]
@@ -20,6 +21,32 @@ enum Command {
     Perft(commands::perft::Args),
     /// List the legal moves of positions.
     Moves(commands::moves::Args),
+    /// Check and replay PDN game records.
+    Pdn(commands::pdn::Args),
+    /// Search one position: best move, evaluation, principal variation.
+    Analyse(commands::analyse::Args),
+    /// Play against the engine in the terminal.
+    Play(commands::play::Args),
+    /// Speak the engine line protocol on stdin/stdout (docs/ENGINE_PROTOCOL.md).
+    Engine(commands::engine::Args),
+    /// Write a checkpoint's network as model.safetensors + model.json.
+    Export(commands::export::Args),
+    /// Read an exported model folder back into a checkpoint.
+    Import(commands::import::Args),
+    /// The network's W/D/L and policy for one position.
+    Eval(commands::eval::Args),
+    /// Play one pairing (each opening twice, colours swapped) and report
+    /// W/D/L, score and the Elo difference.
+    Match(commands::match_cmd::Args),
+    /// Rate players by a round-robin or gauntlet: Elo with error bars, table,
+    /// CSV, JSON, and a plot of Elo against training steps.
+    Rate(commands::rate::Args),
+    /// Train from zero: self-play, training, gating, repeat (resumable).
+    Train(commands::train::Args),
+    /// Self-play alone, writing sample chunks into a directory.
+    Selfplay(commands::selfplay::Args),
+    /// The learner alone, training on a directory of sample chunks.
+    Learn(commands::learn::Args),
 }
 
 fn main() {
@@ -27,6 +54,18 @@ fn main() {
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
+        Command::Pdn(args) => commands::pdn::run(args),
+        Command::Analyse(args) => commands::analyse::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Engine(args) => commands::engine::run(args),
+        Command::Export(args) => commands::export::run(args),
+        Command::Import(args) => commands::import::run(args),
+        Command::Eval(args) => commands::eval::run(args),
+        Command::Match(args) => commands::match_cmd::run(args),
+        Command::Rate(args) => commands::rate::run(args),
+        Command::Train(args) => commands::train::run(args),
+        Command::Selfplay(args) => commands::selfplay::run(args),
+        Command::Learn(args) => commands::learn::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

@@ -52,6 +52,11 @@ impl GameResult {
         }
     }
 
+    /// Match points for `color`: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn points_for(self, color: Color) -> f64 {
+        f64::from(self.score_for(color) + 1.0) / 2.0
+    }
+
     /// The PDN result for GameType 25: `2-0`, `1-1` or `0-2`.
     pub fn pdn(self) -> &'static str {
         match self {

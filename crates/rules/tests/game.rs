@@ -271,3 +271,13 @@ fn end_reason_labels_round_trip() {
     assert_eq!(GameResult::from_pdn("0-2"), Some(GameResult::BlackWins));
     assert_eq!(GameResult::from_pdn("*"), None);
 }
+
+#[test]
+fn match_points_are_one_half_zero() {
+    use shashki_rules::Color;
+    assert_eq!(GameResult::WhiteWins.points_for(Color::White), 1.0);
+    assert_eq!(GameResult::WhiteWins.points_for(Color::Black), 0.0);
+    assert_eq!(GameResult::Draw.points_for(Color::White), 0.5);
+    assert_eq!(GameResult::Draw.points_for(Color::Black), 0.5);
+    assert_eq!(GameResult::BlackWins.points_for(Color::Black), 1.0);
+}

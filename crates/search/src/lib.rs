@@ -17,5 +17,5 @@ pub mod protocol;
 pub use alphabeta::{AbConfig, AbResult, AlphaBeta};
 pub use engine::{Engine, Score, SearchReport};
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, Wdl};
-pub use mcts::{Algorithm, Search, SearchConfig, SearchError, SearchResult};
 pub use limits::SearchLimits;
+pub use mcts::{Algorithm, Search, SearchConfig, SearchError, SearchResult};

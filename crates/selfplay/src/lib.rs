@@ -1,1 +1,22 @@
-//! shashki-selfplay: placeholder until its issue lands.
+//! # shashki-selfplay
+//!
+//! Self-play for Shashki Zero: many games at once, their network calls
+//! gathered into batches, every move a training [`Sample`], samples written
+//! to disk as checksummed [`chunk`] files. A directory of chunks is the
+//! interface to the learner (`shashki-train`).
+
+pub mod chunk;
+pub mod config;
+pub mod player;
+pub mod sample;
+pub mod sink;
+pub mod stats;
+
+pub use chunk::{
+    Chunk, ChunkError, ChunkHeader, ChunkWriter, list_chunks, read_chunk, read_header,
+};
+pub use config::SelfPlayConfig;
+pub use player::{FinishedGame, SelfPlayError, SelfPlayer};
+pub use sample::{POLICY_CAP, PolicyEntry, RECORD_SIZE, Sample};
+pub use sink::ChunkSink;
+pub use stats::SelfPlayStats;

@@ -1,4 +1,16 @@
 //! One module per subcommand.
 
+pub mod analyse;
+pub mod engine;
+pub mod eval;
+pub mod export;
+pub mod import;
+pub mod learn;
+pub mod match_cmd;
 pub mod moves;
+pub mod pdn;
 pub mod perft;
+pub mod play;
+pub mod rate;
+pub mod selfplay;
+pub mod train;

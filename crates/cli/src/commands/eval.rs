@@ -1,0 +1,116 @@
+//! `shashki eval`: the network's W/D/L and policy for one position.
+//!
+//! `--json` prints `{"wdl": [w, d, l], "policy": {"c3-d4": p, ...}}` with
+//! the moves sorted by probability (ties by notation), the same as
+//! `scripts/reference_forward.py`.
+
+use anyhow::{Context, Result};
+use shashki_net::{Checkpoint, NetEvaluator, device_from_name, import_model};
+use shashki_rules::{DrawState, Position};
+use shashki_search::{EvalRequest, Evaluation};
+use std::path::PathBuf;
+
+/// Options of `shashki eval`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Exported model folder (`model.json` + `model.safetensors`).
+    #[arg(
+        long,
+        conflicts_with = "checkpoint",
+        required_unless_present = "checkpoint"
+    )]
+    model: Option<PathBuf>,
+    /// Checkpoint file.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// The position (PDN FEN).
+    #[arg(long)]
+    fen: String,
+    /// How many times the position has occurred (draw-rule input).
+    #[arg(long, default_value_t = 1)]
+    repetitions: u8,
+    /// Half-moves until a running counting rule declares a draw.
+    #[arg(long)]
+    plies_to_draw: Option<u16>,
+    /// Compute device: cpu, or wgpu / wgpu:N in builds with the wgpu feature.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `shashki eval`.
+pub fn run(args: Args) -> Result<()> {
+    let position = Position::from_fen(&args.fen).context("--fen")?;
+    let checkpoint = match (&args.model, &args.checkpoint) {
+        (Some(dir), _) => import_model(dir)?,
+        (None, Some(file)) => Checkpoint::load(file)?,
+        (None, None) => anyhow::bail!("give --model DIR or --checkpoint FILE"),
+    };
+    let device = device_from_name(&args.device)?;
+    let evaluator = NetEvaluator::new(checkpoint.inference_net(&device)?, 1);
+    let moves = position.legal_moves();
+    let request = EvalRequest {
+        position: &position,
+        draw_state: DrawState {
+            repetitions: args.repetitions,
+            plies_to_draw: args.plies_to_draw,
+        },
+        moves: moves.as_slice(),
+    };
+    let mut out = [Evaluation::default()];
+    evaluator.try_evaluate(&[request], &mut out)?;
+    let [eval] = out;
+    let mut policy: Vec<(String, f32)> = moves
+        .iter()
+        .map(|m| m.to_string())
+        .zip(eval.priors.iter().copied())
+        .collect();
+    policy.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let wdl = eval.wdl;
+    if args.json {
+        let entries: Vec<String> = policy
+            .iter()
+            .map(|(mv, p)| {
+                format!(
+                    "{}: {}",
+                    serde_json::to_string(mv).unwrap(),
+                    json_number(*p)
+                )
+            })
+            .collect();
+        println!(
+            "{{\"wdl\": [{}, {}, {}], \"policy\": {{{}}}}}",
+            json_number(wdl.win),
+            json_number(wdl.draw),
+            json_number(wdl.loss),
+            entries.join(", ")
+        );
+        return Ok(());
+    }
+    println!("{position}");
+    println!(
+        "W/D/L ({} to move): {:.4} {:.4} {:.4}   value {:+.4}",
+        position.side_to_move(),
+        wdl.win,
+        wdl.draw,
+        wdl.loss,
+        wdl.value()
+    );
+    if let Some(plies) = eval.plies_left {
+        println!("plies left: {plies:.1}");
+    }
+    if policy.is_empty() {
+        println!("no legal move: the side to move loses");
+    }
+    for (mv, p) in &policy {
+        println!("{mv:<16} {p:.4}");
+    }
+    Ok(())
+}
+
+/// A float as JSON (finite by construction; `null` just in case).
+fn json_number(value: f32) -> String {
+    serde_json::to_string(&value).unwrap_or_else(|_| "null".into())
+}

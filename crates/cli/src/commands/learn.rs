@@ -1,0 +1,64 @@
+//! `shashki learn`: the learner alone, training on a chunk directory that
+//! any number of `shashki selfplay` processes fill. Checkpoints go to
+//! `<run-dir>/checkpoints`, where `shashki selfplay --model` finds them.
+
+use crate::commands::train::{Progress, load_config};
+use anyhow::Result;
+use shashki_net::device_from_name;
+use shashki_train::LearnOptions;
+use std::path::PathBuf;
+
+/// Options of `shashki learn`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Run configuration (TOML): [net], [train].
+    #[arg(long, default_value = "configs/cpu.toml")]
+    config: PathBuf,
+    /// Chunk directory to train on.
+    #[arg(long)]
+    data: PathBuf,
+    /// The learner's run directory (checkpoints, tensorboard); resumed if it exists.
+    #[arg(long, default_value = "runs/learner")]
+    run_dir: PathBuf,
+    /// Stop at this training step (0: run until stopped).
+    #[arg(long, default_value_t = 0)]
+    steps: u64,
+    /// Seconds between scans of the data directory while waiting for samples.
+    #[arg(long, default_value_t = 5.0)]
+    poll: f64,
+    /// Stop after waiting this many seconds for new samples (0: wait forever).
+    #[arg(long, default_value_t = 0.0)]
+    max_wait: f64,
+    /// Compute device: cpu, or wgpu / wgpu:N in builds with the wgpu feature.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// Plain log lines instead of progress bars.
+    #[arg(long)]
+    plain: bool,
+}
+
+/// Runs `shashki learn`.
+pub fn run(args: Args) -> Result<()> {
+    let config = load_config(&args.config)?;
+    let device = device_from_name(&args.device)?;
+    let mut progress = Progress::new(args.plain);
+    let summary = shashki_train::learn(
+        LearnOptions {
+            config,
+            data: args.data,
+            run_dir: args.run_dir,
+            max_steps: args.steps,
+            poll_seconds: args.poll,
+            max_wait_seconds: args.max_wait,
+            device,
+        },
+        &mut progress,
+    )?;
+    progress.finish();
+    println!(
+        "learner at step {}; newest checkpoint {}",
+        summary.state.step,
+        summary.checkpoint.display()
+    );
+    Ok(())
+}

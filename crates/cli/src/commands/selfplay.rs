@@ -1,0 +1,58 @@
+//! `shashki selfplay`: self-play alone, writing chunk files into a directory
+//! that a learner (`shashki learn`) reads. Run one per machine against a
+//! shared directory (KataGo's layout); give each its own `--seed`.
+
+use crate::commands::train::{Progress, load_config};
+use anyhow::Result;
+use shashki_net::device_from_name;
+use shashki_train::SelfPlayOptions;
+use std::path::PathBuf;
+
+/// Options of `shashki selfplay`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Run configuration (TOML): [net], [search], [selfplay], [draw_rules].
+    #[arg(long, default_value = "configs/cpu.toml")]
+    config: PathBuf,
+    /// Directory the chunk files go to.
+    #[arg(long)]
+    out: PathBuf,
+    /// Network: a checkpoint file, or a directory (e.g. a learner's
+    /// `runs/NAME/checkpoints`) whose newest checkpoint is reloaded before
+    /// every round. Without it, a fresh net from the config's seed.
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Rounds of `[selfplay] games_per_generation` games; 0 runs until stopped.
+    #[arg(long, default_value_t = 1)]
+    rounds: u64,
+    /// Seed of this process's games (use a different one per machine).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Compute device: cpu, or wgpu / wgpu:N in builds with the wgpu feature.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// Plain log lines instead of progress bars.
+    #[arg(long)]
+    plain: bool,
+}
+
+/// Runs `shashki selfplay`.
+pub fn run(args: Args) -> Result<()> {
+    let config = load_config(&args.config)?;
+    let device = device_from_name(&args.device)?;
+    let mut progress = Progress::new(args.plain);
+    let stats = shashki_train::selfplay(
+        SelfPlayOptions {
+            config,
+            out: args.out.clone(),
+            model: args.model,
+            rounds: args.rounds,
+            device,
+            seed: args.seed,
+        },
+        &mut progress,
+    )?;
+    progress.finish();
+    println!("total: {} -> {}", stats.summary(), args.out.display());
+    Ok(())
+}

@@ -1,0 +1,282 @@
+//! `shashki train`: the whole loop, generation by generation (self-play ->
+//! training -> gating -> repeat), resumable from its run directory.
+//!
+//! With no arguments it uses `configs/cpu.toml` (or the copy built into the
+//! binary when that file is not there) and `runs/default`.
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shashki_arena::{EloModel, GateConfig, GateMethod, MctsSettings, PlayerFactory};
+use shashki_net::device_from_name;
+use shashki_search::Algorithm;
+use shashki_train::config::{GateMethodKind, GatingSection};
+use shashki_train::pipeline::mix;
+use shashki_train::{
+    GateVerdict, Gatekeeper, GenerationSummary, Observer, RunConfig, StepReport, TrainOptions,
+};
+use std::path::{Path, PathBuf};
+
+/// The default configuration, built in so `shashki train` works from any
+/// directory.
+const BUILTIN_CPU_CONFIG: &str = include_str!("../../../../configs/cpu.toml");
+/// The config path used when none is given.
+const DEFAULT_CONFIG: &str = "configs/cpu.toml";
+
+/// Options of `shashki train`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Run configuration (TOML; see configs/). A resumed run keeps the
+    /// configuration saved in its run directory.
+    #[arg(long, default_value = DEFAULT_CONFIG)]
+    config: PathBuf,
+    /// Run directory: chunks, checkpoints, tensorboard logs. Rerunning on an
+    /// existing one resumes it.
+    #[arg(long, default_value = "runs/default")]
+    run_dir: PathBuf,
+    /// Compute device: cpu, or wgpu / wgpu:N in builds with the wgpu feature.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// Total generations to reach (overrides `[run] generations`; counts the
+    /// ones already done when resuming). 0 runs until stopped.
+    #[arg(long)]
+    generations: Option<u64>,
+    /// Plain log lines instead of progress bars.
+    #[arg(long)]
+    plain: bool,
+}
+
+/// Loads a config file; the default path falls back to the built-in copy.
+pub(crate) fn load_config(path: &Path) -> Result<RunConfig> {
+    if !path.exists() && path == Path::new(DEFAULT_CONFIG) {
+        eprintln!("{DEFAULT_CONFIG} not found here; using the built-in copy");
+        return Ok(RunConfig::from_toml(
+            BUILTIN_CPU_CONFIG,
+            Path::new("<built-in cpu.toml>"),
+        )?);
+    }
+    Ok(RunConfig::load(path)?)
+}
+
+/// Progress bars (or plain lines) for the training loop.
+pub(crate) struct Progress {
+    bar: ProgressBar,
+    plain: bool,
+}
+
+impl Progress {
+    /// Bars on stderr when it is a terminal and `plain` is not asked for.
+    pub(crate) fn new(plain: bool) -> Progress {
+        let bar = if plain {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
+        };
+        Progress { bar, plain }
+    }
+
+    fn restyle(&self, template: &str, len: u64, prefix: String) {
+        let style = ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+        self.bar.set_style(style);
+        self.bar.set_length(len);
+        self.bar.set_position(0);
+        self.bar.set_prefix(prefix);
+        self.bar.reset_eta();
+    }
+
+    /// Prints a line above the bar.
+    pub(crate) fn line(&self, text: &str) {
+        if self.bar.is_hidden() {
+            println!("{text}");
+        } else {
+            self.bar.println(text);
+        }
+    }
+
+    /// Removes the bar.
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Observer for Progress {
+    fn message(&mut self, line: &str) {
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
+    fn selfplay_started(&mut self, generation: u64, games: usize) {
+        self.restyle(
+            "{prefix} [{bar:30}] {pos}/{len} games {elapsed_precise} (eta {eta})",
+            games as u64,
+            format!("gen {generation} self-play"),
+        );
+    }
+
+    fn selfplay_progress(&mut self, done: usize, _total: usize) {
+        self.bar.set_position(done as u64);
+    }
+
+    fn training_started(&mut self, generation: u64, steps: u64) {
+        self.restyle(
+            "{prefix} [{bar:30}] {pos}/{len} steps {msg}",
+            steps,
+            format!("gen {generation} training "),
+        );
+    }
+
+    fn training_step(&mut self, report: &StepReport) {
+        self.bar.inc(1);
+        self.bar.set_message(format!(
+            "step {} loss {:.3} (p {:.3} v {:.3})",
+            report.step, report.total, report.policy, report.value
+        ));
+        if self.plain && report.step.is_multiple_of(100) {
+            eprintln!("step {} loss {:.4}", report.step, report.total);
+        }
+    }
+
+    fn generation_done(&mut self, summary: &GenerationSummary) {
+        self.line(&summary.line());
+    }
+}
+
+/// Gating with the arena: candidate and best checkpoint play a match
+/// (SPRT or fixed games) under the official rules; the games are saved as
+/// PDN in `<run-dir>/gating/`.
+struct ArenaGate {
+    device: String,
+    pdn_dir: PathBuf,
+    gates: u64,
+}
+
+impl ArenaGate {
+    fn player(
+        &self,
+        path: &Path,
+        gating: &GatingSection,
+        algorithm: Algorithm,
+        batch: usize,
+    ) -> Result<PlayerFactory, String> {
+        let evaluator = shashki_arena::net::load_evaluator(path, &self.device)?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        let search = MctsSettings {
+            simulations: gating.simulations,
+            algorithm,
+            leaves_per_batch: 1,
+        };
+        Ok(PlayerFactory::with_evaluator(
+            &name, evaluator, search, batch,
+        ))
+    }
+}
+
+impl Gatekeeper for ArenaGate {
+    fn gate(
+        &mut self,
+        run: &RunConfig,
+        candidate: &Path,
+        best: &Path,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<GateVerdict, String> {
+        self.gates += 1;
+        let g = &run.gating;
+        let config = GateConfig {
+            method: match g.method {
+                GateMethodKind::Sprt => GateMethod::Sprt,
+                GateMethodKind::Fixed => GateMethod::Fixed,
+            },
+            elo0: g.elo0,
+            elo1: g.elo1,
+            alpha: g.alpha,
+            beta: g.beta,
+            model: EloModel::Logistic,
+            min_games: g.min_games.into(),
+            max_games: g.max_games.into(),
+            games: g.games.into(),
+            threshold: g.threshold,
+            concurrency: g.concurrency,
+            max_plies: run.max_plies(),
+            openings: None,
+            seed: mix(run.run.seed, self.gates),
+        };
+        let batch = run.selfplay.batch_size;
+        let candidate_player = self.player(candidate, g, run.search.algorithm, batch)?;
+        let best_player = self.player(best, g, run.search.algorithm, batch)?;
+        let outcome = shashki_arena::gate(&candidate_player, &best_player, &config, log)?;
+        let pdn = self.pdn_dir.join(format!(
+            "{}-vs-{}.pdn",
+            candidate_player.name(),
+            best_player.name()
+        ));
+        if let Err(e) = std::fs::create_dir_all(&self.pdn_dir)
+            .and_then(|()| outcome.report.write_pdn(&pdn, "Shashki Zero gating"))
+        {
+            log(&format!(
+                "warning: gating games not saved to {}: {e}",
+                pdn.display()
+            ));
+        }
+        let elo = outcome.summary.elo().elo;
+        Ok(GateVerdict {
+            passed: outcome.passed,
+            games: outcome.summary.wdl.games(),
+            score: outcome.summary.wdl.score(),
+            // A 100 % score has an infinite estimate; keep the sums finite.
+            elo: if elo.is_finite() {
+                elo
+            } else {
+                elo.signum() * 800.0
+            },
+            llr: outcome.llr,
+            line: outcome.verdict,
+        })
+    }
+}
+
+/// Runs `shashki train`.
+pub fn run(args: Args) -> Result<()> {
+    let config = load_config(&args.config)?;
+    let device = device_from_name(&args.device)?;
+    let mut progress = Progress::new(args.plain);
+    progress.line(&format!(
+        "shashki train: run {} | config {} | device {} | net {}x{} | {} games/gen, {} steps/gen",
+        args.run_dir.display(),
+        args.config.display(),
+        args.device,
+        config.net.blocks,
+        config.net.channels,
+        config.selfplay.games_per_generation,
+        config.train.steps_per_generation
+    ));
+    let mut gate = ArenaGate {
+        device: args.device.clone(),
+        pdn_dir: args.run_dir.join("gating"),
+        gates: 0,
+    };
+    let options = TrainOptions {
+        config,
+        run_dir: args.run_dir.clone(),
+        device,
+        generations: args.generations,
+    };
+    let summary = shashki_train::train(options, &mut progress, Some(&mut gate))
+        .with_context(|| format!("training in {}", args.run_dir.display()))?;
+    progress.finish();
+    println!(
+        "done: generation {}, step {}, {} games, {} samples; newest checkpoint {}",
+        summary.state.generation,
+        summary.state.step,
+        summary.state.games,
+        summary.state.samples,
+        summary.checkpoint.display()
+    );
+    Ok(())
+}

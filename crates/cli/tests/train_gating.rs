@@ -1,0 +1,64 @@
+//! `shashki train` with gating on: every generation's net plays the best
+//! one in an arena match; the verdict is logged and the games saved.
+
+use shashki_train::checkpoints::CheckpointStore;
+use shashki_train::tblog::{event_files, read_scalars};
+use shashki_train::{RunConfig, RunDir};
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn gating_runs_every_generation_and_records_its_verdict() {
+    let dir = std::env::temp_dir().join(format!("shashki-cli-gating-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let smoke = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/smoke.toml");
+    let mut config = RunConfig::load(&smoke).unwrap();
+    config.gating.enabled = true;
+    config.gating.every_generations = 1;
+    config.gating.method = shashki_train::config::GateMethodKind::Fixed;
+    config.gating.games = 4;
+    config.gating.simulations = 4;
+    let config_path = dir.join("gating.toml");
+    std::fs::write(&config_path, config.to_toml()).unwrap();
+    let run_dir = dir.join("run");
+
+    let output = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .args(["train", "--plain", "--generations", "2", "--config"])
+        .arg(&config_path)
+        .arg("--run-dir")
+        .arg(&run_dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        stdout.matches("| gate: fixed 4 games").count(),
+        2,
+        "{stdout}"
+    );
+
+    let run = RunDir::new(&run_dir);
+    let pdns: Vec<_> = std::fs::read_dir(run_dir.join("gating"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(pdns.len(), 2);
+    let text = std::fs::read_to_string(pdns[0].path()).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 4, "4 games per gate");
+
+    let store = CheckpointStore::open(run.checkpoint_dir(), 100).unwrap();
+    let state = store.load_latest().unwrap().unwrap().state.unwrap();
+    let best = store.promoted().unwrap();
+    // The self-play net is the newest promoted one, whatever the verdicts.
+    assert_eq!(best.last().unwrap().0, state.best_step);
+
+    let events = read_scalars(&event_files(&run.tensorboard_dir()).unwrap()[0]).unwrap();
+    let scores = events.iter().filter(|e| e.tag == "gating/score").count();
+    assert_eq!(scores, 2);
+    std::fs::remove_dir_all(dir).unwrap();
+}

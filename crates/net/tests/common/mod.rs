@@ -1,0 +1,115 @@
+//! Shared test helpers: seeded random playout positions and tiny nets.
+#![allow(dead_code)]
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shashki_net::{Device, NamedTensor, Net, NetConfig, NetEvaluator};
+use shashki_rules::{DrawState, Position};
+use shashki_search::{EvalRequest, Evaluation};
+
+/// `count` positions from seeded random playouts (games restart at the end
+/// or after 160 plies), start position excluded.
+pub fn random_positions(seed: u64, count: usize) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut pos = Position::startpos();
+    let mut ply = 0;
+    while out.len() < count {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || ply >= 160 {
+            pos = Position::startpos();
+            ply = 0;
+            continue;
+        }
+        pos = pos.make_move(&moves[rng.random_range(0..moves.len())]);
+        ply += 1;
+        out.push(pos);
+    }
+    out
+}
+
+/// The tiny test architecture.
+pub fn tiny() -> NetConfig {
+    NetConfig::tiny()
+}
+
+/// Evaluates positions one batch, default draw state.
+pub fn evaluate_all(evaluator: &NetEvaluator, positions: &[Position]) -> Vec<Evaluation> {
+    evaluate_with(evaluator, positions, DrawState::default())
+}
+
+/// Evaluates positions in one batch with the given draw state.
+pub fn evaluate_with(
+    evaluator: &NetEvaluator,
+    positions: &[Position],
+    draw_state: DrawState,
+) -> Vec<Evaluation> {
+    let moves: Vec<_> = positions.iter().map(|p| p.legal_moves()).collect();
+    let requests: Vec<EvalRequest<'_>> = positions
+        .iter()
+        .zip(&moves)
+        .map(|(position, moves)| EvalRequest {
+            position,
+            draw_state,
+            moves: moves.as_slice(),
+        })
+        .collect();
+    let mut out = vec![Evaluation::default(); requests.len()];
+    evaluator.try_evaluate(&requests, &mut out).unwrap();
+    out
+}
+
+/// Largest absolute difference between two evaluations' numbers.
+pub fn max_diff(a: &[Evaluation], b: &[Evaluation]) -> f32 {
+    let mut worst = 0.0f32;
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x.priors.len(), y.priors.len());
+        for (p, q) in x.priors.iter().zip(&y.priors) {
+            worst = worst.max((p - q).abs());
+        }
+        worst = worst
+            .max((x.wdl.win - y.wdl.win).abs())
+            .max((x.wdl.draw - y.wdl.draw).abs())
+            .max((x.wdl.loss - y.wdl.loss).abs());
+        if let (Some(p), Some(q)) = (x.plies_left, y.plies_left) {
+            worst = worst.max((p - q).abs() / 100.0);
+        }
+    }
+    worst
+}
+
+/// A fresh, empty folder under the system temp dir for one test.
+pub fn temp_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("shashki-net-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A tiny net whose batch norms have non-trivial statistics, so folding
+/// is really exercised.
+pub fn net_with_random_batch_norm(seed: u64, device: &Device) -> Net {
+    let net = Net::init(&tiny(), seed, device).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xBA7C);
+    let tensors: Vec<NamedTensor> = net
+        .to_tensors()
+        .unwrap()
+        .into_iter()
+        .map(|mut t| {
+            let range = if t.name.ends_with("running_var") || t.name.ends_with("gamma") {
+                Some(0.5..1.5)
+            } else if t.name.ends_with("running_mean") || t.name.ends_with("beta") {
+                Some(-0.3..0.3)
+            } else {
+                None
+            };
+            if let Some(range) = range {
+                for v in &mut t.data {
+                    *v = rng.random_range(range.clone());
+                }
+            }
+            t
+        })
+        .collect();
+    Net::from_tensors(&tiny(), tensors, device).unwrap()
+}

@@ -1,0 +1,139 @@
+//! Self-play settings (the `[selfplay]` section of a run config).
+
+use serde::{Deserialize, Serialize};
+
+/// Every knob of self-play. Missing keys take their default; unknown keys
+/// are errors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelfPlayConfig {
+    /// Worker threads (a rayon pool): they step the game searches, and run
+    /// network calls concurrently when the games in flight fill more than one
+    /// batch (`games_in_flight > batch_size`).
+    pub threads: usize,
+    /// Games played at the same time. More games keep the evaluator's batches
+    /// full: each game contributes at most one position per batch.
+    pub games_in_flight: usize,
+    /// Most positions per network call. Each round, the leaves of all games in
+    /// flight are cut into calls of this size (the last one may be partial).
+    pub batch_size: usize,
+    /// Games per generation of `shashki train` (and per `shashki selfplay`
+    /// round).
+    pub games_per_generation: usize,
+    /// Finished games gathered into one chunk file.
+    pub games_per_chunk: usize,
+    /// Temperature for the move played at the first ply (PUCT: visit counts
+    /// to the power 1/T; Gumbel samples by itself and ignores it).
+    pub temperature_start: f32,
+    /// Temperature once `temperature_plies` half-moves have been played.
+    pub temperature_end: f32,
+    /// Half-moves over which the temperature decays linearly from start to end.
+    pub temperature_plies: u32,
+    /// Upper bound of uniformly random half-moves played at the start of a
+    /// game (each game draws 0..=N), before any search; these positions give
+    /// no samples.
+    pub random_opening_plies: u32,
+    /// A side resigns when its root value (win - loss) stays below this for
+    /// `resign_consecutive` of its moves. -1 or lower disables resignation.
+    pub resign_threshold: f32,
+    /// Consecutive own moves below the threshold before resigning.
+    pub resign_consecutive: u32,
+    /// Share of games where resignation is only recorded, not carried out,
+    /// to measure how often a resignation would have been wrong.
+    pub resign_playthrough: f32,
+    /// Games longer than this many half-moves are adjudicated drawn.
+    pub max_plies: u32,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            threads: 2,
+            games_in_flight: 64,
+            batch_size: 64,
+            games_per_generation: 64,
+            games_per_chunk: 16,
+            temperature_start: 1.0,
+            temperature_end: 0.1,
+            temperature_plies: 20,
+            random_opening_plies: 4,
+            resign_threshold: -0.9,
+            resign_consecutive: 3,
+            resign_playthrough: 0.1,
+            max_plies: 300,
+        }
+    }
+}
+
+impl SelfPlayConfig {
+    /// Checks ranges; the error names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        let bad = |key: &str, why: &str| Err(format!("[selfplay] {key}: {why}"));
+        if self.threads == 0 {
+            return bad("threads", "must be at least 1");
+        }
+        if self.games_in_flight == 0 {
+            return bad("games_in_flight", "must be at least 1");
+        }
+        if self.batch_size == 0 {
+            return bad("batch_size", "must be at least 1");
+        }
+        if self.games_per_chunk == 0 {
+            return bad("games_per_chunk", "must be at least 1");
+        }
+        if !(self.temperature_start.is_finite() && self.temperature_start >= 0.0) {
+            return bad("temperature_start", "must be finite and >= 0");
+        }
+        if !(self.temperature_end.is_finite() && self.temperature_end >= 0.0) {
+            return bad("temperature_end", "must be finite and >= 0");
+        }
+        if !(0.0..=1.0).contains(&self.resign_playthrough) {
+            return bad("resign_playthrough", "must be in [0, 1]");
+        }
+        if !self.resign_threshold.is_finite() {
+            return bad("resign_threshold", "must be finite");
+        }
+        if self.max_plies == 0 {
+            return bad("max_plies", "must be at least 1");
+        }
+        Ok(())
+    }
+
+    /// The move-choice temperature at half-move `ply`.
+    pub fn temperature_at(&self, ply: u32) -> f32 {
+        if self.temperature_plies == 0 || ply >= self.temperature_plies {
+            return self.temperature_end;
+        }
+        let t = ply as f32 / self.temperature_plies as f32;
+        self.temperature_start + (self.temperature_end - self.temperature_start) * t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temperature_decays_linearly_then_stays() {
+        let c = SelfPlayConfig {
+            temperature_start: 1.0,
+            temperature_end: 0.0,
+            temperature_plies: 10,
+            ..SelfPlayConfig::default()
+        };
+        assert_eq!(c.temperature_at(0), 1.0);
+        assert!((c.temperature_at(5) - 0.5).abs() < 1e-6);
+        assert_eq!(c.temperature_at(10), 0.0);
+        assert_eq!(c.temperature_at(99), 0.0);
+    }
+
+    #[test]
+    fn defaults_are_valid_and_bad_values_name_the_key() {
+        SelfPlayConfig::default().validate().unwrap();
+        let c = SelfPlayConfig {
+            resign_playthrough: 2.0,
+            ..SelfPlayConfig::default()
+        };
+        assert!(c.validate().unwrap_err().contains("resign_playthrough"));
+    }
+}

@@ -1,0 +1,602 @@
+//! Many self-play games at once, driven from one loop.
+//!
+//! Every game slot owns a resumable [`Search`]. One round of the loop
+//! (1) evaluates the leaves every game is waiting for in network calls of
+//! up to `batch_size` positions, several calls at once on a rayon pool of
+//! `threads` workers (burn's CPU backend keeps about one core busy per call
+//! at these sizes, so two calls on two cores nearly double throughput), then
+//! (2) on the same pool, hands each game its evaluations and steps its
+//! search until it waits for the network again (playing moves, recording
+//! samples, ending games). Each game's search is single-threaded.
+//!
+//! Why this shape rather than one thread per game blocking on a batching
+//! evaluator: every game in flight contributes its leaves to every batch, so
+//! batches are as full as the number of games allows, no thread ever waits
+//! on a condition variable, and the order of everything is fixed. A run is
+//! reproducible from its seed whatever the thread count: each game draws
+//! from its own ChaCha8 stream (seed, game number), and game numbers are
+//! handed out in slot order between rounds.
+//!
+//! Games carry over between calls of [`SelfPlayer::play`]: a call returns as
+//! soon as the requested number of games has finished, and the games still
+//! in flight continue in the next call (with whatever network the caller
+//! passes then), so batches stay full at generation boundaries.
+
+use crate::config::SelfPlayConfig;
+use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_RESIGNED, Sample};
+use crate::stats::SelfPlayStats;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, Outcome, Position};
+use shashki_search::{
+    Algorithm, EvalRequest, Evaluation, Evaluator, Search, SearchConfig, SearchError,
+};
+use std::time::Instant;
+
+/// A self-play failure.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfPlayError {
+    /// A setting is out of range.
+    #[error("{0}")]
+    Config(String),
+    /// The search reported an error (a bug, or an evaluator that answered
+    /// the wrong number of priors).
+    #[error("game {game}: {error}")]
+    Search {
+        /// Game number.
+        game: u64,
+        /// The search's error.
+        error: SearchError,
+    },
+    /// The worker pool could not be built.
+    #[error("thread pool: {0}")]
+    Pool(String),
+}
+
+/// A finished game and its training samples.
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    /// Game number (its RNG stream).
+    pub index: u64,
+    /// The game, ended by the arbiter, the adjudication limit or a
+    /// resignation.
+    pub game: Game,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// One sample per searched move (random opening moves give none).
+    pub samples: Vec<Sample>,
+    /// Uniformly random half-moves played at the start.
+    pub opening_plies: u32,
+    /// True if resignation was disabled in this game to measure false
+    /// resignations.
+    pub playthrough: bool,
+    /// In a play-through game: the side that would have resigned first.
+    pub would_resign: Option<Color>,
+}
+
+impl FinishedGame {
+    /// True if this play-through game shows a wrong resignation: the side
+    /// that would have resigned did not lose.
+    pub fn false_resignation(&self) -> bool {
+        self.would_resign
+            .is_some_and(|side| self.outcome.result != GameResult::win_for(side.opponent()))
+    }
+}
+
+/// One game in flight.
+struct Slot {
+    index: u64,
+    rng: ChaCha8Rng,
+    search: Search,
+    searching: bool,
+    samples: Vec<Sample>,
+    opening_plies: u32,
+    resign_allowed: bool,
+    /// Consecutive own moves with the root value under the threshold, per colour.
+    low_streak: [u32; 2],
+    would_resign: Option<Color>,
+    resigned: Option<Color>,
+    /// Positions of this game waiting in the current batch.
+    waiting: usize,
+    done: bool,
+}
+
+/// Settings a slot needs while stepping (shared read-only by the workers).
+struct StepContext<'a> {
+    selfplay: &'a SelfPlayConfig,
+    search: &'a SearchConfig,
+    leaves_per_game: usize,
+}
+
+/// Plays self-play games over an [`Evaluator`].
+pub struct SelfPlayer {
+    config: SelfPlayConfig,
+    search_config: SearchConfig,
+    rules: DrawRules,
+    seed: u64,
+    next_game: u64,
+    slots: Vec<Option<Slot>>,
+    pool: Option<rayon::ThreadPool>,
+    evals: Vec<Evaluation>,
+}
+
+impl SelfPlayer {
+    /// A player whose game `i` draws from ChaCha8 stream `i` of `seed`.
+    /// `rules.max_plies` bounds game length (set it: self-play needs a bound).
+    pub fn new(
+        config: SelfPlayConfig,
+        search_config: SearchConfig,
+        rules: DrawRules,
+        seed: u64,
+    ) -> Result<SelfPlayer, SelfPlayError> {
+        config.validate().map_err(SelfPlayError::Config)?;
+        search_config
+            .validate()
+            .map_err(|e| SelfPlayError::Config(format!("[search] {e}")))?;
+        let pool = if config.threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .thread_name(|i| format!("selfplay-{i}"))
+                    .build()
+                    .map_err(|e| SelfPlayError::Pool(e.to_string()))?,
+            )
+        } else {
+            None
+        };
+        let slots = (0..config.games_in_flight).map(|_| None).collect();
+        Ok(SelfPlayer {
+            config,
+            search_config,
+            rules,
+            seed,
+            next_game: 0,
+            slots,
+            pool,
+            evals: Vec::new(),
+        })
+    }
+
+    /// Number of the next game to start (continue a run's numbering after a
+    /// restart so no game repeats an earlier one's random stream).
+    pub fn set_next_game(&mut self, index: u64) {
+        self.next_game = index;
+    }
+
+    /// Number of the next game to start.
+    pub fn next_game(&self) -> u64 {
+        self.next_game
+    }
+
+    /// Games currently in flight.
+    pub fn in_flight(&self) -> usize {
+        self.slots.iter().flatten().count()
+    }
+
+    /// Plays until `games` games have finished, handing each to `on_game` as
+    /// it ends (in a fixed order). Every free slot starts a new game at once,
+    /// so batches stay full; games still in flight carry over to the next
+    /// call.
+    pub fn play(
+        &mut self,
+        evaluator: &dyn Evaluator,
+        games: usize,
+        on_game: impl FnMut(FinishedGame),
+    ) -> Result<SelfPlayStats, SelfPlayError> {
+        self.run(evaluator, games, false, on_game)
+    }
+
+    /// Like [`SelfPlayer::play`] for a last round: starts only as many new
+    /// games as are needed to reach `games`, so no work is left unfinished
+    /// (batches thin out towards the end). Games carried over from earlier
+    /// calls count towards `games`.
+    pub fn play_last(
+        &mut self,
+        evaluator: &dyn Evaluator,
+        games: usize,
+        on_game: impl FnMut(FinishedGame),
+    ) -> Result<SelfPlayStats, SelfPlayError> {
+        self.run(evaluator, games, true, on_game)
+    }
+
+    fn run(
+        &mut self,
+        evaluator: &dyn Evaluator,
+        games: usize,
+        drain: bool,
+        mut on_game: impl FnMut(FinishedGame),
+    ) -> Result<SelfPlayStats, SelfPlayError> {
+        let start = Instant::now();
+        let mut stats = SelfPlayStats::default();
+        let batch_size = self.config.batch_size.max(1);
+        let leaves_per_game = self.search_config.leaves_per_batch.max(1) as usize;
+        let mut finished = 0usize;
+        while finished < games {
+            let wanted = if drain { games - finished } else { usize::MAX };
+            self.fill_slots(wanted);
+
+            // (1) Evaluate what every game waits for.
+            let t_net = Instant::now();
+            let mut requests: Vec<EvalRequest<'_>> = Vec::new();
+            for slot in self.slots.iter_mut().flatten() {
+                let pending = slot.search.pending();
+                slot.waiting = pending.len();
+                requests.extend(pending.iter().map(|leaf| leaf.eval_request()));
+            }
+            if self.evals.len() < requests.len() {
+                self.evals.resize_with(requests.len(), Evaluation::default);
+            }
+            let calls: Vec<(&[EvalRequest<'_>], &mut [Evaluation])> = requests
+                .chunks(batch_size)
+                .zip(self.evals.chunks_mut(batch_size))
+                .map(|(batch, out)| (batch, &mut out[..batch.len()]))
+                .collect();
+            for (batch, _) in &calls {
+                stats.batches += 1;
+                stats.evaluations += batch.len() as u64;
+                stats.batch_capacity += batch_size as u64;
+            }
+            match &self.pool {
+                // Several network calls at once: the CPU backend keeps
+                // about one core busy per call at these sizes.
+                Some(pool) if calls.len() > 1 => pool.install(|| {
+                    calls
+                        .into_par_iter()
+                        .for_each(|(batch, out)| evaluator.evaluate(batch, out))
+                }),
+                _ => calls
+                    .into_iter()
+                    .for_each(|(batch, out)| evaluator.evaluate(batch, out)),
+            }
+            drop(requests);
+            stats.net_seconds += t_net.elapsed().as_secs_f64();
+
+            // (2) Step every game until it waits for the network again.
+            let t_step = Instant::now();
+            let mut slices: Vec<&[Evaluation]> = Vec::with_capacity(self.slots.len());
+            let mut at = 0;
+            for slot in &self.slots {
+                let n = slot.as_ref().map_or(0, |s| s.waiting);
+                slices.push(&self.evals[at..at + n]);
+                at += n;
+            }
+            let ctx = StepContext {
+                selfplay: &self.config,
+                search: &self.search_config,
+                leaves_per_game,
+            };
+            let step_all = |slots: &mut [Option<Slot>]| -> Result<(), SelfPlayError> {
+                slots
+                    .par_iter_mut()
+                    .zip(slices.par_iter())
+                    .try_for_each(|(slot, evals)| match slot {
+                        Some(slot) => {
+                            step(slot, evals, &ctx).map_err(|error| SelfPlayError::Search {
+                                game: slot.index,
+                                error,
+                            })
+                        }
+                        None => Ok(()),
+                    })
+            };
+            match &self.pool {
+                Some(pool) => pool.install(|| step_all(&mut self.slots))?,
+                // One thread: no pool, no hand-offs.
+                None => {
+                    self.slots
+                        .iter_mut()
+                        .zip(&slices)
+                        .try_for_each(|(slot, evals)| match slot {
+                            Some(slot) => {
+                                step(slot, evals, &ctx).map_err(|error| SelfPlayError::Search {
+                                    game: slot.index,
+                                    error,
+                                })
+                            }
+                            None => Ok(()),
+                        })?
+                }
+            }
+            stats.step_seconds += t_step.elapsed().as_secs_f64();
+
+            // Collect finished games in slot order (fixed, for reproducibility).
+            for slot in &mut self.slots {
+                if !slot.as_ref().is_some_and(|s| s.done) {
+                    continue;
+                }
+                let game = finish_game(slot.take().expect("checked above"));
+                stats.add_game(&game);
+                finished += 1;
+                on_game(game);
+            }
+        }
+        stats.wall_seconds = start.elapsed().as_secs_f64();
+        Ok(stats)
+    }
+
+    /// Starts games in empty slots until `wanted` games are in flight (or
+    /// every slot is busy).
+    fn fill_slots(&mut self, wanted: usize) {
+        let mut busy = self.in_flight();
+        for i in 0..self.slots.len() {
+            if busy >= wanted {
+                return;
+            }
+            if self.slots[i].is_none() {
+                let index = self.next_game;
+                self.next_game += 1;
+                self.slots[i] = Some(self.new_slot(index));
+                busy += 1;
+            }
+        }
+    }
+
+    fn new_slot(&self, index: u64) -> Slot {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(index);
+        let mut game = Game::with_rules(Position::startpos(), self.rules);
+        let opening = rng.random_range(0..=self.config.random_opening_plies);
+        let mut opening_plies = 0;
+        for _ in 0..opening {
+            if game.is_over() {
+                break;
+            }
+            let moves = game.legal_moves();
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(&mv);
+            opening_plies += 1;
+        }
+        let resign_allowed = rng.random::<f32>() >= self.config.resign_playthrough;
+        let search = Search::new(game, self.search_config.clone())
+            .expect("the search config was validated in SelfPlayer::new");
+        Slot {
+            index,
+            rng,
+            search,
+            searching: false,
+            samples: Vec::with_capacity(128),
+            opening_plies,
+            resign_allowed,
+            low_streak: [0; 2],
+            would_resign: None,
+            resigned: None,
+            waiting: 0,
+            done: false,
+        }
+    }
+}
+
+fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// Applies a game's evaluations, then searches and plays until the game
+/// waits for the network or ends.
+fn step(slot: &mut Slot, evals: &[Evaluation], ctx: &StepContext<'_>) -> Result<(), SearchError> {
+    if !evals.is_empty() {
+        slot.search.apply(evals)?;
+    }
+    slot.waiting = 0;
+    loop {
+        if slot.done {
+            return Ok(());
+        }
+        if !slot.searching {
+            if slot.resigned.is_some() || slot.search.game().is_over() {
+                slot.done = true;
+                return Ok(());
+            }
+            if ctx.search.algorithm == Algorithm::Puct {
+                let temperature = ctx.selfplay.temperature_at(slot.search.game().ply() as u32);
+                if slot.search.config().temperature != temperature {
+                    let config = SearchConfig {
+                        temperature,
+                        ..slot.search.config().clone()
+                    };
+                    slot.search.set_config(config)?;
+                }
+            }
+            slot.search.begin(&mut slot.rng)?;
+            slot.searching = true;
+        }
+        if !slot.search.select_leaves(ctx.leaves_per_game).is_empty() {
+            return Ok(());
+        }
+        if !slot.search.done() {
+            // Every descent ended in a terminal node; keep going (each one
+            // counts as a simulation, so the budget is reached).
+            continue;
+        }
+        let result = slot.search.finish(&mut slot.rng)?;
+        slot.searching = false;
+        let game = slot.search.game();
+        let side = game.side_to_move();
+        let mut sample = Sample::new(*game.position(), game.draw_state());
+        let (moves, probs): (Vec<_>, Vec<f32>) = result.policy.iter().copied().unzip();
+        sample.set_policy(&moves, &probs);
+        sample.flags = if result.full_search {
+            FLAG_FULL_SEARCH
+        } else {
+            0
+        };
+        sample.ply = game.ply().min(u16::MAX as usize) as u16;
+        sample.legal_moves = moves.len().min(u16::MAX as usize) as u16;
+        sample.root_wdl = [result.wdl.win, result.wdl.draw, result.wdl.loss];
+        slot.samples.push(sample);
+
+        // Resignation: the side to move's root value stays hopeless.
+        let threshold = ctx.selfplay.resign_threshold;
+        if threshold > -1.0 {
+            let streak = &mut slot.low_streak[color_index(side)];
+            *streak = if result.value < threshold {
+                *streak + 1
+            } else {
+                0
+            };
+            if *streak >= ctx.selfplay.resign_consecutive.max(1) {
+                if slot.resign_allowed {
+                    slot.resigned = Some(side);
+                    slot.done = true;
+                    return Ok(());
+                }
+                slot.would_resign.get_or_insert(side);
+            }
+        }
+        slot.search.advance(&result.best_move)?;
+    }
+}
+
+/// Fills in the game results of a slot's samples.
+fn finish_game(slot: Slot) -> FinishedGame {
+    let mut game = slot.search.game().clone();
+    if let Some(side) = slot.resigned {
+        game.resign(side);
+    }
+    let outcome = game.outcome().unwrap_or(Outcome {
+        // Unreachable: a slot is done only when its game is over.
+        result: GameResult::Draw,
+        reason: EndReason::Adjudication,
+    });
+    let final_ply = game.ply();
+    let extra_flags = match outcome.reason {
+        EndReason::Resignation => FLAG_RESIGNED,
+        EndReason::Adjudication => FLAG_ADJUDICATED,
+        _ => 0,
+    };
+    let mut samples = slot.samples;
+    for s in &mut samples {
+        let side = s.position.side_to_move();
+        s.result = match outcome.result.winner() {
+            None => 0,
+            Some(w) if w == side => 1,
+            Some(_) => -1,
+        };
+        s.plies_left = final_ply
+            .saturating_sub(s.ply as usize)
+            .min(u16::MAX as usize) as u16;
+        s.flags |= extra_flags;
+    }
+    FinishedGame {
+        index: slot.index,
+        game,
+        outcome,
+        samples,
+        opening_plies: slot.opening_plies,
+        playthrough: !slot.resign_allowed,
+        would_resign: slot.would_resign,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shashki_search::evaluators::UniformEvaluator;
+
+    fn configs(threads: usize, in_flight: usize) -> (SelfPlayConfig, SearchConfig, DrawRules) {
+        let selfplay = SelfPlayConfig {
+            threads,
+            games_in_flight: in_flight,
+            batch_size: 8,
+            random_opening_plies: 3,
+            ..SelfPlayConfig::default()
+        };
+        let search = SearchConfig {
+            algorithm: Algorithm::Gumbel,
+            full_simulations: 8,
+            fast_simulations: 4,
+            full_search_fraction: 0.5,
+            gumbel_max_considered: 4,
+            ..SearchConfig::default()
+        };
+        let rules = DrawRules {
+            max_plies: Some(60),
+            ..DrawRules::default()
+        };
+        (selfplay, search, rules)
+    }
+
+    fn play(threads: usize, in_flight: usize, games: usize, seed: u64) -> Vec<FinishedGame> {
+        let (a, b, c) = configs(threads, in_flight);
+        let mut player = SelfPlayer::new(a, b, c, seed).unwrap();
+        let mut out = Vec::new();
+        player
+            .play(&UniformEvaluator::random(3), games, |g| out.push(g))
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn fixed_seed_gives_the_same_games_with_one_or_two_threads() {
+        let a = play(1, 4, 3, 11);
+        let b = play(1, 4, 3, 11);
+        let c = play(2, 4, 3, 11);
+        for (x, y) in a.iter().zip(&b).chain(a.iter().zip(&c)) {
+            assert_eq!(x.index, y.index);
+            assert_eq!(x.game.moves(), y.game.moves());
+            assert_eq!(x.outcome, y.outcome);
+        }
+        let d = play(1, 4, 1, 12);
+        assert_ne!(
+            a[0].game.moves(),
+            d[0].game.moves(),
+            "another seed, another game"
+        );
+    }
+
+    #[test]
+    fn samples_carry_the_final_result_from_the_movers_view() {
+        let games = play(1, 2, 4, 5);
+        for g in &games {
+            assert!(g.outcome.reason != EndReason::Agreed);
+            // The resigning side's last search gives a sample but no move.
+            let resigned = usize::from(g.outcome.reason == EndReason::Resignation);
+            assert_eq!(
+                g.samples.len(),
+                g.game.ply() - g.opening_plies as usize + resigned
+            );
+            let final_ply = g.game.ply();
+            for s in &g.samples {
+                let expected = match g.outcome.result.winner() {
+                    None => 0,
+                    Some(w) if w == s.position.side_to_move() => 1,
+                    Some(_) => -1,
+                };
+                assert_eq!(s.result, expected);
+                assert_eq!(s.plies_left as usize, final_ply - s.ply as usize);
+                let total: f32 = s.policy().iter().map(|e| e.prob).sum();
+                assert!((total - 1.0).abs() < 1e-3, "policy sums to {total}");
+            }
+            assert!(g.samples.iter().any(|s| s.is_full_search()) || g.samples.len() < 4);
+        }
+    }
+
+    #[test]
+    fn games_carry_over_between_calls() {
+        let (a, b, c) = configs(1, 3);
+        let mut player = SelfPlayer::new(a, b, c, 9).unwrap();
+        let eval = UniformEvaluator::random(1);
+        let mut indices = Vec::new();
+        let stats = player.play(&eval, 2, |g| indices.push(g.index)).unwrap();
+        assert_eq!(stats.games, 2);
+        assert!(player.in_flight() >= 1, "unfinished games stay in flight");
+        assert_eq!(player.next_game() as usize, 2 + player.in_flight());
+        player.play(&eval, 2, |g| indices.push(g.index)).unwrap();
+        assert_eq!(player.next_game() as usize, 4 + player.in_flight());
+        indices.sort();
+        indices.dedup();
+        assert_eq!(indices.len(), 4, "no game is lost or repeated");
+        // A last round finishes what is in flight and starts only what is missing.
+        let carried = player.in_flight();
+        player
+            .play_last(&eval, 5, |g| indices.push(g.index))
+            .unwrap();
+        assert_eq!(player.in_flight(), 0, "nothing left unfinished");
+        assert_eq!(indices.len(), 9);
+        assert_eq!(player.next_game() as usize, 4 + carried + (5 - carried));
+        assert!(stats.mean_batch_fill() > 0.0 && stats.mean_batch_fill() <= 1.0);
+    }
+}

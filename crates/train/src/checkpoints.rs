@@ -1,0 +1,190 @@
+//! The checkpoint directory of a run: `ckpt-<step>.shzk` files with a
+//! `ckpt-<step>.state.json` beside each (the learner's counters at that
+//! step), the newest `keep` kept, and promoted nets copied to
+//! `best-<step>.shzk`, never deleted.
+//!
+//! The state file is written before its checkpoint, both atomically, so a
+//! checkpoint on disk always has its state. Loading takes the newest
+//! checkpoint that passes its checks; a truncated or corrupt one is reported
+//! and the one before it used.
+
+use crate::state::LearnerState;
+use shashki_net::{Checkpoint, NetError};
+use shashki_selfplay::chunk::write_atomic;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A checkpoint directory failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file could not be read or written.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The network could not be serialised.
+    #[error(transparent)]
+    Net(#[from] NetError),
+}
+
+/// A checkpoint that loaded, with its state.
+pub struct Loaded {
+    /// The checkpoint.
+    pub checkpoint: Checkpoint,
+    /// The learner state saved with it (`None` if its state file is missing
+    /// or unreadable: the caller starts the counters from the checkpoint's
+    /// step).
+    pub state: Option<LearnerState>,
+    /// Its file.
+    pub path: PathBuf,
+    /// Newer checkpoints that failed to load, with the reason.
+    pub skipped: Vec<String>,
+}
+
+/// The checkpoints of one run.
+#[derive(Clone, Debug)]
+pub struct CheckpointStore {
+    dir: PathBuf,
+    keep: usize,
+}
+
+/// File name of the checkpoint at `step`.
+pub fn checkpoint_name(step: u64) -> String {
+    format!("ckpt-{step:09}.shzk")
+}
+
+fn state_name(step: u64) -> String {
+    format!("ckpt-{step:09}.state.json")
+}
+
+fn best_name(step: u64) -> String {
+    format!("best-{step:09}.shzk")
+}
+
+/// The step in a file name `<prefix><digits>.shzk`.
+fn step_of(name: &str, prefix: &str) -> Option<u64> {
+    name.strip_prefix(prefix)?
+        .strip_suffix(".shzk")?
+        .parse()
+        .ok()
+}
+
+impl CheckpointStore {
+    /// The store in `dir` (created if missing), keeping the newest `keep`
+    /// regular checkpoints.
+    pub fn open(dir: impl Into<PathBuf>, keep: usize) -> Result<CheckpointStore, StoreError> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir).map_err(|error| StoreError::Io {
+            path: dir.clone(),
+            error,
+        })?;
+        Ok(CheckpointStore {
+            dir,
+            keep: keep.max(1),
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn list(&self, prefix: &str) -> Result<Vec<(u64, PathBuf)>, StoreError> {
+        let entries = fs::read_dir(&self.dir).map_err(|error| StoreError::Io {
+            path: self.dir.clone(),
+            error,
+        })?;
+        let mut found: Vec<(u64, PathBuf)> = entries
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name();
+                step_of(&name.to_string_lossy(), prefix).map(|step| (step, e.path()))
+            })
+            .collect();
+        found.sort();
+        Ok(found)
+    }
+
+    /// Regular checkpoints, oldest first, as (step, path).
+    pub fn checkpoints(&self) -> Result<Vec<(u64, PathBuf)>, StoreError> {
+        self.list("ckpt-")
+    }
+
+    /// Promoted checkpoints, oldest first, as (step, path).
+    pub fn promoted(&self) -> Result<Vec<(u64, PathBuf)>, StoreError> {
+        self.list("best-")
+    }
+
+    /// Saves `checkpoint` with `state`, then deletes regular checkpoints
+    /// beyond the newest `keep`. Returns the checkpoint's path.
+    pub fn save(
+        &self,
+        checkpoint: &Checkpoint,
+        state: &LearnerState,
+    ) -> Result<PathBuf, StoreError> {
+        let step = checkpoint.step;
+        let state_path = self.dir.join(state_name(step));
+        let json = serde_json::to_vec_pretty(state).expect("learner state serialises");
+        write_atomic(&state_path, &json).map_err(|error| StoreError::Io {
+            path: state_path.clone(),
+            error,
+        })?;
+        let path = self.dir.join(checkpoint_name(step));
+        checkpoint.save(&path)?;
+        self.prune()?;
+        Ok(path)
+    }
+
+    /// Copies the checkpoint at `step` to a promoted (never deleted) file.
+    pub fn promote(&self, checkpoint: &Checkpoint) -> Result<PathBuf, StoreError> {
+        let path = self.dir.join(best_name(checkpoint.step));
+        checkpoint.save(&path)?;
+        Ok(path)
+    }
+
+    fn prune(&self) -> Result<(), StoreError> {
+        let all = self.checkpoints()?;
+        let excess = all.len().saturating_sub(self.keep);
+        for (step, path) in &all[..excess] {
+            let _ = fs::remove_file(path);
+            let _ = fs::remove_file(self.dir.join(state_name(*step)));
+        }
+        Ok(())
+    }
+
+    /// The newest regular checkpoint that loads, or `None` if there is none.
+    /// Newer ones that fail are listed in [`Loaded::skipped`].
+    pub fn load_latest(&self) -> Result<Option<Loaded>, StoreError> {
+        self.load_newest_of(self.checkpoints()?)
+    }
+
+    /// The newest promoted checkpoint that loads.
+    pub fn load_best(&self) -> Result<Option<Loaded>, StoreError> {
+        self.load_newest_of(self.promoted()?)
+    }
+
+    fn load_newest_of(&self, list: Vec<(u64, PathBuf)>) -> Result<Option<Loaded>, StoreError> {
+        let mut skipped = Vec::new();
+        for (step, path) in list.into_iter().rev() {
+            match Checkpoint::load(&path) {
+                Ok(checkpoint) => {
+                    let state = fs::read(self.dir.join(state_name(step)))
+                        .ok()
+                        .and_then(|bytes| serde_json::from_slice::<LearnerState>(&bytes).ok())
+                        .filter(|s| s.step == checkpoint.step);
+                    return Ok(Some(Loaded {
+                        checkpoint,
+                        state,
+                        path,
+                        skipped,
+                    }));
+                }
+                Err(e) => skipped.push(e.to_string()),
+            }
+        }
+        Ok(None)
+    }
+}

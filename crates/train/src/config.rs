@@ -1,0 +1,426 @@
+//! The run configuration: one TOML file with a section per part of the
+//! pipeline. Every key has a default (a missing key or section takes it) and
+//! a doc comment; an unknown key is an error that names it.
+//!
+//! ```toml
+//! [run]        # seed, number of generations, logging
+//! [net]        # network architecture (shashki-net)
+//! [search]     # tree search (shashki-search SearchConfig)
+//! [selfplay]   # games, batching, exploration, resignation
+//! [train]      # optimiser, schedule, replay window, checkpoints
+//! [gating]     # candidate vs best matches (shashki-arena)
+//! [draw_rules] # the official draw rules and self-play adjudication
+//! ```
+
+use serde::{Deserialize, Serialize};
+use shashki_rules::DrawRules;
+use shashki_search::mcts::SearchConfig;
+use shashki_selfplay::SelfPlayConfig;
+use std::path::{Path, PathBuf};
+
+pub use shashki_net::NetConfig;
+
+/// Half-move limit for self-play games when `[draw_rules] max_plies` is not
+/// set (a bound is needed so a game always ends).
+pub const DEFAULT_MAX_PLIES: u32 = 300;
+
+/// A run configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunConfig {
+    /// Seed, generations, logging.
+    pub run: RunSection,
+    /// Network architecture.
+    pub net: NetConfig,
+    /// Tree search used by self-play.
+    pub search: SearchConfig,
+    /// Self-play.
+    pub selfplay: SelfPlayConfig,
+    /// The learner.
+    pub train: TrainSection,
+    /// Gating of new nets against the best one.
+    pub gating: GatingSection,
+    /// The draw rules games are judged by.
+    pub draw_rules: DrawRules,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            run: RunSection::default(),
+            net: NetConfig::default(),
+            search: SearchConfig::default(),
+            selfplay: SelfPlayConfig::default(),
+            train: TrainSection::default(),
+            gating: GatingSection::default(),
+            draw_rules: DrawRules {
+                max_plies: Some(DEFAULT_MAX_PLIES),
+                ..DrawRules::default()
+            },
+        }
+    }
+}
+
+/// `[run]`: what the whole run is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunSection {
+    /// Master seed: self-play, initial weights and batch sampling derive
+    /// their seeds from it, so a run is reproducible.
+    pub seed: u64,
+    /// Generations to run (self-play, training, gating); 0 runs until stopped.
+    /// A resumed run counts the generations already done.
+    pub generations: u64,
+    /// Training steps between two tensorboard points of the losses.
+    pub log_every_steps: u64,
+}
+
+impl Default for RunSection {
+    fn default() -> Self {
+        RunSection {
+            seed: 1,
+            generations: 0,
+            log_every_steps: 10,
+        }
+    }
+}
+
+/// The optimiser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptimizerKind {
+    /// Stochastic gradient descent with momentum (AlphaZero, KataGo).
+    Sgd,
+    /// Adam.
+    Adam,
+}
+
+/// `[train]`: the learner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainSection {
+    /// Positions per training step.
+    pub batch_size: usize,
+    /// Training steps per generation of `shashki train` (fewer if the reuse
+    /// budget runs out first).
+    pub steps_per_generation: u64,
+    /// `sgd` or `adam`.
+    pub optimizer: OptimizerKind,
+    /// Base learning rate.
+    pub learning_rate: f64,
+    /// SGD momentum (ignored by Adam).
+    pub momentum: f64,
+    /// L2 weight decay added to the gradients.
+    pub weight_decay: f64,
+    /// Steps of linear warm-up from 0 to the base learning rate.
+    pub lr_warmup_steps: u64,
+    /// Steps at which the learning rate is multiplied by `lr_decay_factor`.
+    pub lr_decay_steps: Vec<u64>,
+    /// Factor applied at each of `lr_decay_steps`.
+    pub lr_decay_factor: f64,
+    /// Clip the gradient's global norm to this; 0 disables clipping.
+    pub grad_clip_norm: f32,
+    /// Weight of the policy cross-entropy in the loss.
+    pub policy_loss_weight: f32,
+    /// Weight of the W/D/L cross-entropy in the loss.
+    pub value_loss_weight: f32,
+    /// Samples in the replay window (the newest ones across all chunks).
+    pub window: usize,
+    /// No training before this many samples exist.
+    pub min_samples: usize,
+    /// Average number of times each sample is used before the learner waits
+    /// for new self-play data (KataGo: about 4).
+    pub max_reuse: f64,
+    /// Write a checkpoint every this many steps (and at each generation end).
+    pub checkpoint_every_steps: u64,
+    /// Checkpoints kept besides the promoted (best) ones.
+    pub keep_checkpoints: usize,
+}
+
+impl Default for TrainSection {
+    fn default() -> Self {
+        TrainSection {
+            batch_size: 256,
+            steps_per_generation: 100,
+            optimizer: OptimizerKind::Sgd,
+            learning_rate: 0.02,
+            momentum: 0.9,
+            weight_decay: 1e-4,
+            lr_warmup_steps: 100,
+            lr_decay_steps: Vec::new(),
+            lr_decay_factor: 0.1,
+            grad_clip_norm: 10.0,
+            policy_loss_weight: 1.0,
+            value_loss_weight: 1.0,
+            window: 200_000,
+            min_samples: 2_000,
+            max_reuse: 4.0,
+            checkpoint_every_steps: 100,
+            keep_checkpoints: 5,
+        }
+    }
+}
+
+impl TrainSection {
+    /// The learning rate at `step` (0-based): warm-up, then step decays.
+    pub fn learning_rate_at(&self, step: u64) -> f64 {
+        let mut lr = self.learning_rate;
+        if self.lr_warmup_steps > 0 && step < self.lr_warmup_steps {
+            lr *= (step + 1) as f64 / self.lr_warmup_steps as f64;
+        }
+        let decays = self.lr_decay_steps.iter().filter(|&&s| step >= s).count();
+        lr * self.lr_decay_factor.powi(decays as i32)
+    }
+}
+
+/// How a gate decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateMethodKind {
+    /// Sequential probability ratio test on game pairs.
+    Sprt,
+    /// A fixed number of games and a score threshold.
+    Fixed,
+}
+
+/// `[gating]`: the newest net against the best one, in arena matches
+/// (balloted openings, colours swapped per pair, official draw rules).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GatingSection {
+    /// Gate at all. Off: every new net plays self-play at once (AlphaZero);
+    /// on: self-play uses the best net, replaced only by one that passes.
+    pub enabled: bool,
+    /// Gate every this many generations.
+    pub every_generations: u64,
+    /// `sprt` or `fixed`.
+    pub method: GateMethodKind,
+    /// Simulations per move in gating games (the `[search]` algorithm,
+    /// no noise).
+    pub simulations: u32,
+    /// SPRT: Elo of the null hypothesis (candidate not better).
+    pub elo0: f64,
+    /// SPRT: Elo of the alternative hypothesis (candidate better).
+    pub elo1: f64,
+    /// SPRT: false positive rate.
+    pub alpha: f64,
+    /// SPRT: false negative rate.
+    pub beta: f64,
+    /// SPRT: games played before the test may stop.
+    pub min_games: u32,
+    /// SPRT: games after which the match stops undecided (not promoted).
+    pub max_games: u32,
+    /// Fixed: number of games.
+    pub games: u32,
+    /// Fixed: the candidate's score (points per game) needed to pass.
+    pub threshold: f64,
+    /// Games played at once (their network calls share batches); 0: one
+    /// per CPU core.
+    pub concurrency: usize,
+}
+
+impl Default for GatingSection {
+    fn default() -> Self {
+        GatingSection {
+            enabled: false,
+            every_generations: 5,
+            method: GateMethodKind::Sprt,
+            simulations: 32,
+            elo0: 0.0,
+            elo1: 30.0,
+            alpha: 0.05,
+            beta: 0.05,
+            min_games: 20,
+            max_games: 200,
+            games: 40,
+            threshold: 0.55,
+            concurrency: 16,
+        }
+    }
+}
+
+/// A configuration that could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("config {path}: {error}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The TOML does not parse or has an unknown key or a wrong type.
+    #[error("config {path}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message (with line and column).
+        message: String,
+    },
+    /// A value is out of range.
+    #[error("config {path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Which key and why.
+        message: String,
+    },
+}
+
+impl RunConfig {
+    /// Parses TOML text (`origin` names it in errors) and validates it.
+    pub fn from_toml(text: &str, origin: &Path) -> Result<RunConfig, ConfigError> {
+        let config: RunConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: origin.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        config.validate().map_err(|message| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            message,
+        })?;
+        Ok(config)
+    }
+
+    /// Reads and validates a TOML file.
+    pub fn load(path: &Path) -> Result<RunConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        RunConfig::from_toml(&text, path)
+    }
+
+    /// The configuration as TOML (what a run directory keeps).
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("a run config always serialises")
+    }
+
+    /// The half-move bound of self-play games.
+    pub fn max_plies(&self) -> u32 {
+        self.draw_rules.max_plies.unwrap_or(DEFAULT_MAX_PLIES)
+    }
+
+    /// Checks every section; the message names the section and key.
+    pub fn validate(&self) -> Result<(), String> {
+        self.search
+            .validate()
+            .map_err(|e| format!("[search] {e}"))?;
+        self.selfplay.validate()?;
+        self.net.validate().map_err(|e| format!("[net] {e}"))?;
+        let t = &self.train;
+        let bad = |key: &str, why: &str| Err(format!("[train] {key}: {why}"));
+        if t.batch_size == 0 {
+            return bad("batch_size", "must be at least 1");
+        }
+        if !(t.learning_rate.is_finite() && t.learning_rate > 0.0) {
+            return bad("learning_rate", "must be finite and > 0");
+        }
+        if !(0.0..1.0).contains(&t.momentum) {
+            return bad("momentum", "must be in [0, 1)");
+        }
+        if !(t.weight_decay.is_finite() && t.weight_decay >= 0.0) {
+            return bad("weight_decay", "must be finite and >= 0");
+        }
+        if !(t.lr_decay_factor.is_finite() && t.lr_decay_factor > 0.0) {
+            return bad("lr_decay_factor", "must be finite and > 0");
+        }
+        if !(t.grad_clip_norm.is_finite() && t.grad_clip_norm >= 0.0) {
+            return bad("grad_clip_norm", "must be finite and >= 0 (0 = off)");
+        }
+        if t.window == 0 {
+            return bad("window", "must be at least 1");
+        }
+        if !(t.max_reuse.is_finite() && t.max_reuse > 0.0) {
+            return bad("max_reuse", "must be finite and > 0");
+        }
+        if t.checkpoint_every_steps == 0 {
+            return bad("checkpoint_every_steps", "must be at least 1");
+        }
+        if t.keep_checkpoints == 0 {
+            return bad("keep_checkpoints", "must be at least 1");
+        }
+        let g = &self.gating;
+        if g.every_generations == 0 {
+            return Err("[gating] every_generations: must be at least 1".into());
+        }
+        if !(0.0 < g.alpha && g.alpha < 0.5 && 0.0 < g.beta && g.beta < 0.5) {
+            return Err("[gating] alpha, beta: must be in (0, 0.5)".into());
+        }
+        if g.elo1 <= g.elo0 {
+            return Err("[gating] elo1: must be greater than elo0".into());
+        }
+        if g.max_games < g.min_games.max(2) {
+            return Err("[gating] max_games: must be at least min_games and 2".into());
+        }
+        if g.games == 0 || !(0.0..=1.0).contains(&g.threshold) {
+            return Err(
+                "[gating] games, threshold: need games >= 1 and threshold in [0, 1]".into(),
+            );
+        }
+        if g.simulations == 0 {
+            return Err("[gating] simulations: must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn configs_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs")
+    }
+
+    #[test]
+    fn shipped_configs_load() {
+        for name in ["smoke.toml", "cpu.toml", "gpu.toml"] {
+            let path = configs_dir().join(name);
+            let config = RunConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            // What is saved in a run directory loads back the same.
+            let again = RunConfig::from_toml(&config.to_toml(), &path).unwrap();
+            assert_eq!(again, config, "{name}");
+        }
+    }
+
+    #[test]
+    fn empty_config_is_the_default() {
+        let config = RunConfig::from_toml("", Path::new("empty.toml")).unwrap();
+        assert_eq!(config, RunConfig::default());
+        assert_eq!(config.max_plies(), DEFAULT_MAX_PLIES);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_errors_naming_them() {
+        let err =
+            RunConfig::from_toml("[train]\nbatch_sise = 3\n", Path::new("x.toml")).unwrap_err();
+        assert!(err.to_string().contains("batch_sise"), "{err}");
+        let err = RunConfig::from_toml("[trian]\n", Path::new("x.toml")).unwrap_err();
+        assert!(err.to_string().contains("trian"), "{err}");
+        let err =
+            RunConfig::from_toml("[train]\nmax_reuse = -1.0\n", Path::new("x.toml")).unwrap_err();
+        assert!(err.to_string().contains("max_reuse"), "{err}");
+        let err = RunConfig::from_toml("[search]\nfull_simulations = 0\n", Path::new("x.toml"))
+            .unwrap_err();
+        assert!(err.to_string().contains("full_simulations"), "{err}");
+        let err = RunConfig::from_toml("[train]\nbatch_size = \"big\"\n", Path::new("x.toml"))
+            .unwrap_err();
+        assert!(err.to_string().contains("x.toml"), "{err}");
+    }
+
+    #[test]
+    fn learning_rate_warms_up_then_decays() {
+        let t = TrainSection {
+            learning_rate: 0.1,
+            lr_warmup_steps: 10,
+            lr_decay_steps: vec![100, 200],
+            lr_decay_factor: 0.5,
+            ..TrainSection::default()
+        };
+        assert!((t.learning_rate_at(0) - 0.01).abs() < 1e-12);
+        assert!((t.learning_rate_at(9) - 0.1).abs() < 1e-12);
+        assert!((t.learning_rate_at(150) - 0.05).abs() < 1e-12);
+        assert!((t.learning_rate_at(250) - 0.025).abs() < 1e-12);
+    }
+}

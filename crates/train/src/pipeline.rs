@@ -1,0 +1,783 @@
+//! The training loop of `shashki train`, generation by generation:
+//! self-play N games -> train up to M steps -> gate every K generations ->
+//! repeat; and the two halves alone (`shashki selfplay`, `shashki learn`),
+//! which share a directory of chunks (KataGo's layout).
+//!
+//! Everything is resumable: the run directory holds the configuration, the
+//! chunks, the checkpoints with their counters and the tensorboard logs, and
+//! a restart continues from the newest checkpoint that loads.
+
+use crate::checkpoints::{CheckpointStore, Loaded, StoreError};
+use crate::config::{ConfigError, RunConfig};
+use crate::learner::{Learner, StepReport};
+use crate::replay::{ReplaySettings, ReplayWindow};
+use crate::run_dir::RunDir;
+use crate::state::LearnerState;
+use crate::tblog::{TbError, TbLogger};
+use shashki_net::{Checkpoint, Device, NetError, NetEvaluator};
+use shashki_selfplay::{ChunkError, ChunkSink, SelfPlayError, SelfPlayStats, SelfPlayer};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A failure of the training loop.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The configuration.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The network or a checkpoint.
+    #[error(transparent)]
+    Net(#[from] NetError),
+    /// The checkpoint directory.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Self-play.
+    #[error(transparent)]
+    SelfPlay(#[from] SelfPlayError),
+    /// Writing chunks.
+    #[error(transparent)]
+    Chunk(#[from] ChunkError),
+    /// Tensorboard.
+    #[error(transparent)]
+    Tensorboard(#[from] TbError),
+    /// Other I/O.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// Gating failed.
+    #[error("gating: {0}")]
+    Gate(String),
+}
+
+/// What a gate decided (from the candidate's view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GateVerdict {
+    /// Promote the candidate.
+    pub passed: bool,
+    /// Games played.
+    pub games: u64,
+    /// Candidate's score (points per game).
+    pub score: f64,
+    /// Elo difference estimate (candidate - best).
+    pub elo: f64,
+    /// Final log-likelihood ratio (SPRT only).
+    pub llr: Option<f64>,
+    /// One line saying why.
+    pub line: String,
+}
+
+/// Plays a candidate checkpoint against the best one (implemented with the
+/// arena by the command line; the train crate does not depend on it).
+pub trait Gatekeeper {
+    /// Plays `candidate` against `best` under the run's `[gating]`,
+    /// `[search]` and `[draw_rules]` settings and decides; `log` receives
+    /// progress lines.
+    fn gate(
+        &mut self,
+        config: &RunConfig,
+        candidate: &Path,
+        best: &Path,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<GateVerdict, String>;
+}
+
+/// Receives progress (the command line draws progress bars from it).
+pub trait Observer {
+    /// A note or warning, one line.
+    fn message(&mut self, _line: &str) {}
+    /// Self-play of a generation starts.
+    fn selfplay_started(&mut self, _generation: u64, _games: usize) {}
+    /// A self-play game finished (`done` of `total`).
+    fn selfplay_progress(&mut self, _done: usize, _total: usize) {}
+    /// Training of a generation starts (at most `steps` steps).
+    fn training_started(&mut self, _generation: u64, _steps: u64) {}
+    /// A training step finished.
+    fn training_step(&mut self, _report: &StepReport) {}
+    /// A generation is complete.
+    fn generation_done(&mut self, _summary: &GenerationSummary) {}
+}
+
+/// An observer that ignores everything.
+pub struct Silent;
+impl Observer for Silent {}
+
+/// What one generation did.
+#[derive(Clone, Debug)]
+pub struct GenerationSummary {
+    /// Generation number (1 = the first completed).
+    pub generation: u64,
+    /// Learner step at the end.
+    pub step: u64,
+    /// Self-play counters.
+    pub selfplay: SelfPlayStats,
+    /// Steps trained in this generation.
+    pub steps: u64,
+    /// Mean losses over those steps (total, policy, value), if any.
+    pub losses: Option<[f32; 3]>,
+    /// Samples in the replay window.
+    pub window: usize,
+    /// Training samples per second.
+    pub train_samples_per_second: f64,
+    /// The gate's verdict, if one ran.
+    pub gate: Option<GateVerdict>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl GenerationSummary {
+    /// The one-line summary printed per generation.
+    pub fn line(&self) -> String {
+        let s = &self.selfplay;
+        let [w, d, b] = s.result_shares();
+        let losses = match self.losses {
+            Some([t, p, v]) => format!("loss {t:.3} (policy {p:.3}, value {v:.3})"),
+            None => "no training (waiting for samples)".into(),
+        };
+        let gate = match &self.gate {
+            Some(g) => format!(" | gate: {}", g.line),
+            None => String::new(),
+        };
+        format!(
+            "gen {:>4} | step {:>7} | {} games {:.1}/min, {:.0} pos/s, len {:.0}, W/D/B {:.0}/{:.0}/{:.0}%, batch fill {:.0}% \
+             | {} steps, {}, window {} | {:.0}s{}",
+            self.generation,
+            self.step,
+            s.games,
+            60.0 * s.games_per_second(),
+            s.positions_per_second(),
+            s.mean_game_length(),
+            100.0 * w,
+            100.0 * d,
+            100.0 * b,
+            100.0 * s.mean_batch_fill(),
+            self.steps,
+            losses,
+            self.window,
+            self.seconds,
+            gate,
+        )
+    }
+}
+
+/// What the whole run did.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// Learner state at the end.
+    pub state: LearnerState,
+    /// Generations run by this call.
+    pub generations_run: u64,
+    /// The newest checkpoint.
+    pub checkpoint: PathBuf,
+}
+
+/// The seed of the batch drawn at `step` (a pure function, so a resumed
+/// run draws what an uninterrupted one would).
+pub fn batch_seed(run_seed: u64, step: u64) -> u64 {
+    mix(run_seed ^ 0xB47C_11E5, step)
+}
+
+/// SplitMix64-style mixing of two numbers into a seed.
+pub fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a
+        .wrapping_add(b.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Options of a training run.
+pub struct TrainOptions {
+    /// The configuration asked for (a resumed run uses its saved one).
+    pub config: RunConfig,
+    /// The run directory.
+    pub run_dir: PathBuf,
+    /// The device.
+    pub device: Device,
+    /// Overrides `[run] generations` (total generations, counting those
+    /// already done).
+    pub generations: Option<u64>,
+}
+
+/// Opens (or starts) the learner of a run: newest loadable checkpoint, or a
+/// fresh net saved as step 0.
+fn open_learner(
+    config: &RunConfig,
+    store: &CheckpointStore,
+    device: &Device,
+    observer: &mut dyn Observer,
+) -> Result<(Learner, LearnerState), RunError> {
+    match store.load_latest()? {
+        Some(Loaded {
+            checkpoint,
+            state,
+            path,
+            skipped,
+        }) => {
+            for reason in &skipped {
+                observer.message(&format!("skipping unusable checkpoint: {reason}"));
+            }
+            if checkpoint.config != config.net {
+                return Err(RunError::Net(NetError::ArchitectureMismatch {
+                    path,
+                    expected: config.net.to_json(),
+                    found: checkpoint.config.to_json(),
+                }));
+            }
+            let learner = Learner::from_checkpoint(&checkpoint, &config.train, device)?;
+            let state = state.unwrap_or_else(|| {
+                observer.message(&format!(
+                    "{}: no counters saved with it; continuing from step {}",
+                    path.display(),
+                    checkpoint.step
+                ));
+                LearnerState {
+                    step: checkpoint.step,
+                    ..LearnerState::default()
+                }
+            });
+            observer.message(&format!(
+                "resuming from {} (step {}, generation {})",
+                path.display(),
+                state.step,
+                state.generation
+            ));
+            Ok((learner, state))
+        }
+        None => {
+            if !store.checkpoints()?.is_empty() {
+                observer.message("no checkpoint of this run loads; starting from a fresh network");
+            }
+            let learner = Learner::new(
+                &config.net,
+                &config.train,
+                mix(config.run.seed, 0x4E37),
+                device,
+            )?;
+            let state = LearnerState::default();
+            let checkpoint = learner.checkpoint()?;
+            store.save(&checkpoint, &state)?;
+            store.promote(&checkpoint)?;
+            Ok((learner, state))
+        }
+    }
+}
+
+fn replay_settings(config: &RunConfig) -> ReplaySettings {
+    ReplaySettings {
+        window: config.train.window,
+        min_samples: config.train.min_samples,
+        max_reuse: config.train.max_reuse,
+    }
+}
+
+/// Runs `shashki train`: generations until the configured count.
+pub fn train(
+    options: TrainOptions,
+    observer: &mut dyn Observer,
+    mut gatekeeper: Option<&mut dyn Gatekeeper>,
+) -> Result<RunSummary, RunError> {
+    let run = RunDir::new(&options.run_dir);
+    let (mut config, note) = run.prepare(&options.config)?;
+    if let Some(note) = note {
+        observer.message(&note);
+    }
+    if let Some(g) = options.generations {
+        config.run.generations = g;
+    }
+    let stale = run.remove_stale_temp_files(Duration::from_secs(600));
+    if stale > 0 {
+        observer.message(&format!(
+            "removed {stale} temporary files left by an interrupted run"
+        ));
+    }
+    let session = run.begin_session().map_err(|error| RunError::Io {
+        path: run.root().join("run.json"),
+        error,
+    })?;
+    let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
+    let (mut learner, mut state) = open_learner(&config, &store, &options.device, observer)?;
+    let mut tb = TbLogger::open(run.tensorboard_dir())?;
+    let mut replay = ReplayWindow::new(run.data_dir(), replay_settings(&config), state.replay);
+    let mut player = SelfPlayer::new(
+        config.selfplay.clone(),
+        config.search.clone(),
+        shashki_rules::DrawRules {
+            max_plies: Some(config.max_plies()),
+            ..config.draw_rules
+        },
+        mix(config.run.seed, session),
+    )?;
+    let mut sink = ChunkSink::new(run.data_dir(), config.selfplay.games_per_chunk)?;
+    if config.gating.enabled && gatekeeper.is_none() {
+        observer.message("gating is enabled in the config but not available in this build; every new net is used at once");
+    }
+
+    let mut generations_run = 0;
+    let mut last_checkpoint = store
+        .dir()
+        .join(crate::checkpoints::checkpoint_name(state.step));
+    while config.run.generations == 0 || state.generation < config.run.generations {
+        let started = Instant::now();
+        let generation = state.generation + 1;
+
+        // Self-play with the current net (or the promoted one when gating).
+        let games = config.selfplay.games_per_generation;
+        observer.selfplay_started(generation, games);
+        let gating = config.gating.enabled && gatekeeper.is_some();
+        let evaluator = if gating && state.best_step != learner.step() {
+            let best = store.load_best()?.map(|l| l.checkpoint);
+            match best {
+                Some(ckpt) => NetEvaluator::new(
+                    ckpt.inference_net(&options.device)?,
+                    config.selfplay.batch_size,
+                ),
+                None => learner.evaluator(&options.device, config.selfplay.batch_size)?,
+            }
+        } else {
+            learner.evaluator(&options.device, config.selfplay.batch_size)?
+        };
+        sink.set_net_step(if gating {
+            state.best_step
+        } else {
+            learner.step()
+        });
+        let mut write_error = None;
+        let mut done = 0;
+        let on_game = |game: shashki_selfplay::FinishedGame| {
+            done += 1;
+            observer.selfplay_progress(done, games);
+            if let Err(e) = sink.push(&game)
+                && write_error.is_none()
+            {
+                write_error = Some(e);
+            }
+        };
+        // The last generation (or round) leaves no game unfinished.
+        let stats = if config.run.generations > 0 && generation == config.run.generations {
+            player.play_last(&evaluator, games, on_game)?
+        } else {
+            player.play(&evaluator, games, on_game)?
+        };
+        if let Some(e) = write_error {
+            return Err(e.into());
+        }
+        sink.flush()?;
+        drop(evaluator);
+        state.games += stats.games;
+        state.samples += stats.samples;
+        log_selfplay(&mut tb, &stats, learner.step(), observer);
+
+        // Training, as far as the reuse budget allows.
+        let report = replay.refresh().map_err(|error| RunError::Io {
+            path: run.data_dir(),
+            error,
+        })?;
+        for reason in &report.skipped {
+            observer.message(&format!("skipping unusable chunk: {reason}"));
+        }
+        let steps_wanted = config.train.steps_per_generation;
+        observer.training_started(generation, steps_wanted);
+        let train_started = Instant::now();
+        let mut steps = 0;
+        let mut sums = [0f64; 3];
+        while steps < steps_wanted && replay.can_draw(config.train.batch_size) {
+            let samples = replay.draw(
+                batch_seed(config.run.seed, learner.step()),
+                config.train.batch_size,
+            );
+            let report = learner.train_on(&samples)?;
+            steps += 1;
+            sums[0] += report.total as f64;
+            sums[1] += report.policy as f64;
+            sums[2] += report.value as f64;
+            observer.training_step(&report);
+            if report.step % config.run.log_every_steps.max(1) == 0 {
+                log_step(&mut tb, &report, observer);
+            }
+            if report.step % config.train.checkpoint_every_steps == 0 {
+                state.step = learner.step();
+                state.replay = replay.state();
+                store.save(&learner.checkpoint()?, &state)?;
+            }
+        }
+        let train_seconds = train_started.elapsed().as_secs_f64();
+        let train_rate = if train_seconds > 0.0 {
+            (steps * config.train.batch_size as u64) as f64 / train_seconds
+        } else {
+            0.0
+        };
+        tb_log(
+            &mut tb,
+            observer,
+            &[("train/samples_per_second", train_rate)],
+            learner.step(),
+        );
+        tb_log(
+            &mut tb,
+            observer,
+            &[
+                ("replay/window_samples", replay.len() as f64),
+                ("replay/total_samples", replay.total_samples() as f64),
+            ],
+            learner.step(),
+        );
+
+        // End of generation: counters and a checkpoint.
+        state.generation = generation;
+        state.step = learner.step();
+        state.replay = replay.state();
+        let checkpoint = learner.checkpoint()?;
+        last_checkpoint = store.save(&checkpoint, &state)?;
+
+        // Gating.
+        let mut verdict = None;
+        if gating
+            && generation % config.gating.every_generations == 0
+            && state.best_step != state.step
+        {
+            let keeper = gatekeeper
+                .as_deref_mut()
+                .expect("gating implies a gatekeeper");
+            let best_path = store
+                .promoted()?
+                .last()
+                .map(|(_, p)| p.clone())
+                .ok_or_else(|| RunError::Gate("no promoted network to gate against".into()))?;
+            let mut log = |line: &str| observer.message(line);
+            let v = keeper
+                .gate(&config, &last_checkpoint, &best_path, &mut log)
+                .map_err(RunError::Gate)?;
+            if v.passed {
+                store.promote(&checkpoint)?;
+                state.best_step = state.step;
+                state.best_elo += v.elo;
+                store.save(&checkpoint, &state)?;
+            }
+            tb_log(
+                &mut tb,
+                observer,
+                &[
+                    ("gating/passed", if v.passed { 1.0 } else { 0.0 }),
+                    ("gating/score", v.score),
+                    ("gating/elo", v.elo),
+                    ("gating/games", v.games as f64),
+                    ("gating/best_elo", state.best_elo),
+                ],
+                state.step,
+            );
+            if let Some(llr) = v.llr {
+                tb_log(&mut tb, observer, &[("gating/llr", llr)], state.step);
+            }
+            verdict = Some(v);
+        } else if !gating {
+            state.best_step = state.step;
+        }
+        flush_tb(&mut tb, observer);
+
+        generations_run += 1;
+        let summary = GenerationSummary {
+            generation,
+            step: state.step,
+            selfplay: stats,
+            steps,
+            losses: (steps > 0).then(|| sums.map(|s| (s / steps as f64) as f32)),
+            window: replay.len(),
+            train_samples_per_second: train_rate,
+            gate: verdict,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        observer.generation_done(&summary);
+    }
+    if let Err(e) = tb.close() {
+        observer.message(&format!("warning: {e}"));
+    }
+    Ok(RunSummary {
+        state,
+        generations_run,
+        checkpoint: last_checkpoint,
+    })
+}
+
+/// Logs scalars; a tensorboard failure is reported once and logging stops,
+/// training goes on (chunks and checkpoints report their own errors).
+fn tb_log(tb: &mut TbLogger, observer: &mut dyn Observer, values: &[(&str, f64)], step: u64) {
+    if tb.is_failed() {
+        return;
+    }
+    if let Err(e) = tb.scalars(values, step) {
+        observer.message(&format!("warning: {e}"));
+    }
+}
+
+fn flush_tb(tb: &mut TbLogger, observer: &mut dyn Observer) {
+    if tb.is_failed() {
+        return;
+    }
+    if let Err(e) = tb.flush() {
+        observer.message(&format!("warning: {e}"));
+    }
+}
+
+fn log_step(tb: &mut TbLogger, report: &StepReport, observer: &mut dyn Observer) {
+    let mut values = vec![
+        ("loss/total", report.total as f64),
+        ("loss/policy", report.policy as f64),
+        ("loss/value", report.value as f64),
+        ("train/learning_rate", report.learning_rate),
+        ("train/full_search_share", report.full_search_share as f64),
+    ];
+    if let Some(p) = report.plies_left {
+        values.push(("loss/plies_left", p as f64));
+    }
+    tb_log(tb, observer, &values, report.step);
+}
+
+fn log_selfplay(tb: &mut TbLogger, s: &SelfPlayStats, step: u64, observer: &mut dyn Observer) {
+    let [w, d, b] = s.result_shares();
+    tb_log(
+        tb,
+        observer,
+        &[
+            ("selfplay/games_per_second", s.games_per_second()),
+            ("selfplay/positions_per_second", s.positions_per_second()),
+            (
+                "selfplay/evaluations_per_second",
+                s.evaluations_per_second(),
+            ),
+            ("selfplay/mean_batch_fill", s.mean_batch_fill()),
+            ("selfplay/avg_game_length", s.mean_game_length()),
+            ("selfplay/white_wins", w),
+            ("selfplay/draws", d),
+            ("selfplay/black_wins", b),
+            (
+                "selfplay/resign_false_positive_rate",
+                s.false_resignation_rate(),
+            ),
+            ("selfplay/network_time_share", s.network_time_share()),
+            ("selfplay/search_time_share", s.search_time_share()),
+        ],
+        step,
+    );
+}
+
+/// Options of `shashki selfplay`.
+pub struct SelfPlayOptions {
+    /// The configuration.
+    pub config: RunConfig,
+    /// Where chunks go.
+    pub out: PathBuf,
+    /// A checkpoint file, or a directory whose newest `ckpt-*`/`best-*`
+    /// checkpoint is (re)loaded before each round; `None`: a fresh net from
+    /// the config's seed.
+    pub model: Option<PathBuf>,
+    /// Rounds of `games_per_generation` games; 0 runs until stopped.
+    pub rounds: u64,
+    /// The device.
+    pub device: Device,
+    /// Seed of this self-play process (give each machine its own).
+    pub seed: u64,
+}
+
+/// The checkpoint a `--model` argument means now: the file itself, or the
+/// newest loadable checkpoint in the directory (promoted ones preferred).
+fn resolve_model(model: &Path, observer: &mut dyn Observer) -> Result<Checkpoint, RunError> {
+    if model.is_dir() {
+        let store = CheckpointStore::open(model, usize::MAX)?;
+        let loaded = match store.load_best()? {
+            Some(best) if store.promoted()?.len() > 1 => Some(best),
+            _ => store.load_latest()?,
+        };
+        return match loaded {
+            Some(l) => {
+                for reason in &l.skipped {
+                    observer.message(&format!("skipping unusable checkpoint: {reason}"));
+                }
+                Ok(l.checkpoint)
+            }
+            None => Err(RunError::Io {
+                path: model.to_path_buf(),
+                error: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no loadable checkpoint in this directory",
+                ),
+            }),
+        };
+    }
+    Ok(Checkpoint::load(model)?)
+}
+
+/// Runs self-play alone, writing chunks to `options.out`.
+pub fn selfplay(
+    options: SelfPlayOptions,
+    observer: &mut dyn Observer,
+) -> Result<SelfPlayStats, RunError> {
+    let config = &options.config;
+    let mut player = SelfPlayer::new(
+        config.selfplay.clone(),
+        config.search.clone(),
+        shashki_rules::DrawRules {
+            max_plies: Some(config.max_plies()),
+            ..config.draw_rules
+        },
+        options.seed,
+    )?;
+    let mut sink = ChunkSink::new(&options.out, config.selfplay.games_per_chunk)?;
+    let mut total = SelfPlayStats::default();
+    let mut round = 0;
+    while options.rounds == 0 || round < options.rounds {
+        round += 1;
+        let (evaluator, step) = match &options.model {
+            Some(model) => {
+                let checkpoint = resolve_model(model, observer)?;
+                if checkpoint.config != config.net {
+                    observer.message(&format!(
+                        "note: the model's architecture {} differs from [net] in the config; using the model's",
+                        checkpoint.config.to_json()
+                    ));
+                }
+                let net = checkpoint.inference_net(&options.device)?;
+                (
+                    NetEvaluator::new(net, config.selfplay.batch_size),
+                    checkpoint.step,
+                )
+            }
+            None => {
+                let learner = Learner::new(
+                    &config.net,
+                    &config.train,
+                    mix(config.run.seed, 0x4E37),
+                    &options.device,
+                )?;
+                (
+                    learner.evaluator(&options.device, config.selfplay.batch_size)?,
+                    0,
+                )
+            }
+        };
+        sink.set_net_step(step);
+        let games = config.selfplay.games_per_generation;
+        observer.selfplay_started(round, games);
+        let mut write_error = None;
+        let mut done = 0;
+        let on_game = |game: shashki_selfplay::FinishedGame| {
+            done += 1;
+            observer.selfplay_progress(done, games);
+            if let Err(e) = sink.push(&game)
+                && write_error.is_none()
+            {
+                write_error = Some(e);
+            }
+        };
+        // The last generation (or round) leaves no game unfinished.
+        let stats = if options.rounds > 0 && round == options.rounds {
+            player.play_last(&evaluator, games, on_game)?
+        } else {
+            player.play(&evaluator, games, on_game)?
+        };
+        if let Some(e) = write_error {
+            return Err(e.into());
+        }
+        sink.flush()?;
+        observer.message(&format!(
+            "round {round} (net step {step}): {}",
+            stats.summary()
+        ));
+        total.merge(&stats);
+    }
+    Ok(total)
+}
+
+/// Options of `shashki learn`.
+pub struct LearnOptions {
+    /// The configuration asked for (a resumed run uses its saved one).
+    pub config: RunConfig,
+    /// The chunk directory to train on.
+    pub data: PathBuf,
+    /// The learner's run directory (checkpoints, tensorboard).
+    pub run_dir: PathBuf,
+    /// Stop after this many steps in total (0: run until stopped).
+    pub max_steps: u64,
+    /// Seconds between directory scans while waiting for data.
+    pub poll_seconds: f64,
+    /// Give up after waiting this long for new data (0: wait forever).
+    pub max_wait_seconds: f64,
+    /// The device.
+    pub device: Device,
+}
+
+/// Runs the learner alone on a chunk directory fed by any number of
+/// self-play processes. Checkpoints go to `<run-dir>/checkpoints`, where
+/// `shashki selfplay --model` picks them up.
+pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSummary, RunError> {
+    let run = RunDir::new(&options.run_dir);
+    let (config, note) = run.prepare(&options.config)?;
+    if let Some(note) = note {
+        observer.message(&note);
+    }
+    let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
+    let (mut learner, mut state) = open_learner(&config, &store, &options.device, observer)?;
+    let mut tb = TbLogger::open(run.tensorboard_dir())?;
+    let mut replay = ReplayWindow::new(&options.data, replay_settings(&config), state.replay);
+    let mut last_checkpoint = store
+        .dir()
+        .join(crate::checkpoints::checkpoint_name(state.step));
+    let mut waited = 0.0;
+    observer.training_started(0, options.max_steps.saturating_sub(state.step));
+    while options.max_steps == 0 || learner.step() < options.max_steps {
+        let report = replay.refresh().map_err(|error| RunError::Io {
+            path: options.data.clone(),
+            error,
+        })?;
+        for reason in &report.skipped {
+            observer.message(&format!("skipping unusable chunk: {reason}"));
+        }
+        if report.new_samples > 0 {
+            waited = 0.0;
+        }
+        if !replay.can_draw(config.train.batch_size) {
+            if options.max_wait_seconds > 0.0 && waited >= options.max_wait_seconds {
+                observer.message(&format!(
+                    "no new data for {waited:.0}s (need {} more samples); stopping",
+                    replay.samples_needed(config.train.batch_size)
+                ));
+                break;
+            }
+            std::thread::sleep(Duration::from_secs_f64(options.poll_seconds.max(0.01)));
+            waited += options.poll_seconds.max(0.01);
+            continue;
+        }
+        let samples = replay.draw(
+            batch_seed(config.run.seed, learner.step()),
+            config.train.batch_size,
+        );
+        let step = learner.train_on(&samples)?;
+        observer.training_step(&step);
+        if step.step % config.run.log_every_steps.max(1) == 0 {
+            log_step(&mut tb, &step, observer);
+        }
+        if step.step % config.train.checkpoint_every_steps == 0 {
+            state.step = learner.step();
+            state.replay = replay.state();
+            last_checkpoint = store.save(&learner.checkpoint()?, &state)?;
+            flush_tb(&mut tb, observer);
+        }
+    }
+    if state.step != learner.step() {
+        state.step = learner.step();
+        state.replay = replay.state();
+        last_checkpoint = store.save(&learner.checkpoint()?, &state)?;
+    }
+    if let Err(e) = tb.close() {
+        observer.message(&format!("warning: {e}"));
+    }
+    Ok(RunSummary {
+        state,
+        generations_run: 0,
+        checkpoint: last_checkpoint,
+    })
+}

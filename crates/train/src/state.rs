@@ -1,0 +1,24 @@
+//! Counters a run keeps across restarts.
+
+use crate::replay::ReplayState;
+use serde::{Deserialize, Serialize};
+
+/// What the learner saves beside each checkpoint.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LearnerState {
+    /// Training steps taken (equals the checkpoint's step).
+    pub step: u64,
+    /// Generations of `shashki train` completed.
+    pub generation: u64,
+    /// Self-play games finished by this run (as counted at checkpoints).
+    pub games: u64,
+    /// Self-play samples written by this run (as counted at checkpoints).
+    pub samples: u64,
+    /// Reuse accounting of the replay window.
+    pub replay: ReplayState,
+    /// Step of the net self-play currently uses (the last promoted one
+    /// when gating is on).
+    pub best_step: u64,
+    /// Elo of the best net relative to the first one, summed over gates.
+    pub best_elo: f64,
+}
