@@ -23,7 +23,7 @@
 
 #![warn(missing_docs)]
 
-pub mod atomic;
+pub use shashki_rules::atomic;
 pub mod elo;
 pub mod external;
 pub mod gate;

@@ -13,6 +13,7 @@
 //! - [`Game`]: a game under the official draw rules ([`DrawRules`]), with undo.
 //! - [`pdn`]: reading and writing PDN game records (GameType 25).
 
+pub mod atomic;
 pub mod bitboard;
 pub mod draw;
 mod fen;

@@ -22,7 +22,6 @@
 
 use crate::sample::{RECORD_SIZE, Sample};
 use std::fs::{self, File};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -320,40 +319,7 @@ pub fn list_chunks(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(chunks)
 }
 
-/// Writes byte contents to `path` atomically: a temporary file in the same
-/// directory, fsync, rename over `path`, fsync of the directory.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other(format!("{}: no file name", path.display())))?;
-    let tmp = dir.join(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        name.to_string_lossy()
-    ));
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)?;
-        // Make the rename itself durable. Directories cannot be opened for
-        // syncing on every platform; where they cannot, the rename still is
-        // atomic, only its durability across a power cut is weaker.
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
+pub use shashki_rules::atomic::write_atomic;
 
 /// Writes chunks with unique, time-ordered names into one directory.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 use super::{PdnGame, ROSTER};
 use crate::position::{Color, Position};
 use std::fmt::{self, Write as _};
-use std::io::{self, Write as _};
+use std::io;
 use std::path::Path;
 
 /// Movetext lines are wrapped before this many characters.
@@ -93,21 +93,5 @@ pub fn write_pdn(games: &[PdnGame]) -> String {
 /// is written, synced and renamed over `path`, so a reader never sees half a
 /// file.
 pub fn write_pdn_file(path: &Path, games: &[PdnGame]) -> io::Result<()> {
-    let text = write_pdn(games);
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "PDN path has no file name"))?;
-    let mut temp_name = file_name.to_os_string();
-    temp_name.push(format!(".tmp{}", std::process::id()));
-    let temp = path.with_file_name(temp_name);
-    let written = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
+    crate::atomic::write_atomic(path, write_pdn(games).as_bytes())
 }

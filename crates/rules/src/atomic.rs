@@ -1,5 +1,6 @@
 //! Atomic file writes: a temporary file beside the target, fsync, rename, so
-//! a reader never sees a half-written ratings file, PDN or plot.
+//! a reader never sees a half-written file (PDN, checkpoint, chunk, ratings,
+//! plot). It lives in the base crate because every stage writes files.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -68,7 +69,7 @@ mod tests {
 
     #[test]
     fn writes_and_replaces_without_leftovers() {
-        let dir = std::env::temp_dir().join(format!("arena-atomic-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("rules-atomic-{}", std::process::id()));
         let path = dir.join("sub/file.txt");
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
