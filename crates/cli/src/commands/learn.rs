@@ -2,7 +2,7 @@
 //! any number of `shashki selfplay` processes fill. Checkpoints go to
 //! `<run-dir>/checkpoints`, where `shashki selfplay --model` finds them.
 
-use crate::commands::train::{Progress, load_config};
+use crate::commands::train::{Progress, RunArgs, load_config};
 use anyhow::Result;
 use shashki_net::device_from_name;
 use shashki_train::LearnOptions;
@@ -29,19 +29,15 @@ pub struct Args {
     /// Stop after waiting this many seconds for new samples (0: wait forever).
     #[arg(long, default_value_t = 0.0)]
     max_wait: f64,
-    /// Compute device: cpu, or wgpu / wgpu:N in builds with the wgpu feature.
-    #[arg(long, default_value = "cpu")]
-    device: String,
-    /// Plain log lines instead of progress bars.
-    #[arg(long)]
-    plain: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 /// Runs `shashki learn`.
 pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
-    let device = device_from_name(&args.device)?;
-    let mut progress = Progress::new(args.plain);
+    let device = device_from_name(&args.run.device)?;
+    let mut progress = Progress::new(args.run.plain);
     let summary = shashki_train::learn(
         LearnOptions {
             config,

@@ -2,7 +2,7 @@
 //! that a learner (`shashki learn`) reads. Run one per machine against a
 //! shared directory (KataGo's layout); give each its own `--seed`.
 
-use crate::commands::train::{Progress, load_config};
+use crate::commands::train::{Progress, RunArgs, load_config};
 use anyhow::Result;
 use shashki_net::device_from_name;
 use shashki_train::SelfPlayOptions;
@@ -28,19 +28,15 @@ pub struct Args {
     /// Seed of this process's games (use a different one per machine).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Compute device: cpu, or wgpu / wgpu:N in builds with the wgpu feature.
-    #[arg(long, default_value = "cpu")]
-    device: String,
-    /// Plain log lines instead of progress bars.
-    #[arg(long)]
-    plain: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 /// Runs `shashki selfplay`.
 pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
-    let device = device_from_name(&args.device)?;
-    let mut progress = Progress::new(args.plain);
+    let device = device_from_name(&args.run.device)?;
+    let mut progress = Progress::new(args.run.plain);
     let stats = shashki_train::selfplay(
         SelfPlayOptions {
             config,

@@ -33,16 +33,24 @@ pub struct Args {
     /// existing one resumes it.
     #[arg(long, default_value = "runs/default")]
     run_dir: PathBuf,
-    /// Compute device: cpu, or wgpu / wgpu:N in builds with the wgpu feature.
-    #[arg(long, default_value = "cpu")]
-    device: String,
+    #[command(flatten)]
+    run: RunArgs,
     /// Total generations to reach (overrides `[run] generations`; counts the
     /// ones already done when resuming). 0 runs until stopped.
     #[arg(long)]
     generations: Option<u64>,
+}
+
+/// Options shared by the long-running network commands (train, selfplay,
+/// learn).
+#[derive(clap::Args)]
+pub(crate) struct RunArgs {
+    /// Compute device: cpu, or wgpu / wgpu:N in builds with the wgpu feature.
+    #[arg(long, default_value = "cpu")]
+    pub(crate) device: String,
     /// Plain log lines instead of progress bars.
     #[arg(long)]
-    plain: bool,
+    pub(crate) plain: bool,
 }
 
 /// Loads a config file; the default path falls back to the built-in copy.
@@ -244,20 +252,20 @@ impl Gatekeeper for ArenaGate {
 /// Runs `shashki train`.
 pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
-    let device = device_from_name(&args.device)?;
-    let mut progress = Progress::new(args.plain);
+    let device = device_from_name(&args.run.device)?;
+    let mut progress = Progress::new(args.run.plain);
     progress.line(&format!(
         "shashki train: run {} | config {} | device {} | net {}x{} | {} games/gen, {} steps/gen",
         args.run_dir.display(),
         args.config.display(),
-        args.device,
+        args.run.device,
         config.net.blocks,
         config.net.channels,
         config.selfplay.games_per_generation,
         config.train.steps_per_generation
     ));
     let mut gate = ArenaGate {
-        device: args.device.clone(),
+        device: args.run.device.clone(),
         pdn_dir: args.run_dir.join("gating"),
         gates: 0,
     };
