@@ -48,6 +48,11 @@ fn script() -> PathBuf {
 #[test]
 fn python_reference_matches_the_evaluator() {
     if let Err(why) = python_ready() {
+        // CI installs the packages and sets CI=true: there a skip is a failure.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the Python reference check cannot run under CI: {why}"
+        );
         println!("SKIPPED python_reference_matches_the_evaluator: {why}");
         println!("(install with: python3 -m pip install numpy safetensors)");
         return;
