@@ -346,27 +346,9 @@ pub fn train(
         } else {
             learner.step()
         });
-        let mut write_error = None;
-        let mut done = 0;
-        let on_game = |game: shashki_selfplay::FinishedGame| {
-            done += 1;
-            observer.selfplay_progress(done, games);
-            if let Err(e) = sink.push(&game)
-                && write_error.is_none()
-            {
-                write_error = Some(e);
-            }
-        };
-        // The last generation (or round) leaves no game unfinished.
-        let stats = if config.run.generations > 0 && generation == config.run.generations {
-            player.play_last(&evaluator, games, on_game)?
-        } else {
-            player.play(&evaluator, games, on_game)?
-        };
-        if let Some(e) = write_error {
-            return Err(e.into());
-        }
-        sink.flush()?;
+        // The last generation leaves no game unfinished.
+        let last = config.run.generations > 0 && generation == config.run.generations;
+        let stats = play_round(&mut player, &evaluator, games, last, &mut sink, observer)?;
         drop(evaluator);
         state.games += stats.games;
         state.samples += stats.samples;
@@ -501,6 +483,40 @@ pub fn train(
         generations_run,
         checkpoint: last_checkpoint,
     })
+}
+
+/// Plays one round of `games` self-play games, writing each game to `sink`
+/// as it ends; a `last` round drains the games in flight instead of starting
+/// new ones beyond `games`.
+fn play_round(
+    player: &mut SelfPlayer,
+    evaluator: &NetEvaluator,
+    games: usize,
+    last: bool,
+    sink: &mut ChunkSink,
+    observer: &mut dyn Observer,
+) -> Result<SelfPlayStats, RunError> {
+    let mut write_error = None;
+    let mut done = 0;
+    let on_game = |game: shashki_selfplay::FinishedGame| {
+        done += 1;
+        observer.selfplay_progress(done, games);
+        if let Err(e) = sink.push(&game)
+            && write_error.is_none()
+        {
+            write_error = Some(e);
+        }
+    };
+    let stats = if last {
+        player.play_last(evaluator, games, on_game)?
+    } else {
+        player.play(evaluator, games, on_game)?
+    };
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    sink.flush()?;
+    Ok(stats)
 }
 
 /// Logs scalars; a tensorboard failure is reported once and logging stops,
@@ -662,27 +678,9 @@ pub fn selfplay(
         sink.set_net_step(step);
         let games = config.selfplay.games_per_generation;
         observer.selfplay_started(round, games);
-        let mut write_error = None;
-        let mut done = 0;
-        let on_game = |game: shashki_selfplay::FinishedGame| {
-            done += 1;
-            observer.selfplay_progress(done, games);
-            if let Err(e) = sink.push(&game)
-                && write_error.is_none()
-            {
-                write_error = Some(e);
-            }
-        };
-        // The last generation (or round) leaves no game unfinished.
-        let stats = if options.rounds > 0 && round == options.rounds {
-            player.play_last(&evaluator, games, on_game)?
-        } else {
-            player.play(&evaluator, games, on_game)?
-        };
-        if let Some(e) = write_error {
-            return Err(e.into());
-        }
-        sink.flush()?;
+        // The last round leaves no game unfinished.
+        let last = options.rounds > 0 && round == options.rounds;
+        let stats = play_round(&mut player, &evaluator, games, last, &mut sink, observer)?;
         observer.message(&format!(
             "round {round} (net step {step}): {}",
             stats.summary()
