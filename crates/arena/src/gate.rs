@@ -5,12 +5,10 @@
 //! candidate.
 
 use crate::matches::{Control, MatchReport, MatchSettings, run_match};
-use crate::openings::OpeningBook;
 use crate::player::PlayerFactory;
 use crate::score::PairingSummary;
 use crate::sprt::{EloModel, Sprt, SprtConfig, SprtDecision};
 use serde::{Deserialize, Serialize};
-use shashki_rules::DrawRules;
 use std::path::PathBuf;
 
 /// How the gate decides.
@@ -124,21 +122,15 @@ impl GateConfig {
             GateMethod::Sprt => self.max_games,
             GateMethod::Fixed => self.games,
         } as usize;
-        let book = match &self.openings {
-            Some(path) => OpeningBook::load(path).map_err(|e| e.to_string())?,
-            None => OpeningBook::builtin(),
-        };
-        Ok(MatchSettings {
+        MatchSettings::with_options(
             games,
-            book,
-            seed: self.seed,
-            concurrency: self.concurrency,
-            rules: DrawRules {
-                max_plies: Some(self.max_plies),
-                ..DrawRules::default()
-            },
-            event: "Shashki Zero gating".into(),
-        })
+            self.openings.as_deref(),
+            self.seed,
+            self.concurrency,
+            self.max_plies,
+            "Shashki Zero gating",
+        )
+        .map_err(|e| e.to_string())
     }
 }
 

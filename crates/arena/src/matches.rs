@@ -6,7 +6,7 @@
 //! A player that fails to move (an external engine's illegal move, crash or
 //! time-out) loses that game; the reason is recorded and the match goes on.
 
-use crate::openings::{Opening, OpeningBook};
+use crate::openings::{Opening, OpeningBook, OpeningError};
 use crate::player::{Player, PlayerFactory, PlayerFailure};
 use crate::score::PairingSummary;
 use shashki_rules::pdn::{TERMINATION_TAG, write_pdn_file};
@@ -54,6 +54,33 @@ impl MatchSettings {
             },
             event: "Shashki Zero arena".into(),
         }
+    }
+
+    /// `games` games from the book at `openings` (the built-in book when
+    /// `None`), official draw rules with adjudication at `max_plies`.
+    pub fn with_options(
+        games: usize,
+        openings: Option<&Path>,
+        seed: u64,
+        concurrency: usize,
+        max_plies: u32,
+        event: &str,
+    ) -> Result<MatchSettings, OpeningError> {
+        let book = match openings {
+            Some(path) => OpeningBook::load(path)?,
+            None => OpeningBook::builtin(),
+        };
+        Ok(MatchSettings {
+            games,
+            book,
+            seed,
+            concurrency,
+            rules: DrawRules {
+                max_plies: Some(max_plies),
+                ..DrawRules::default()
+            },
+            event: event.into(),
+        })
     }
 
     /// Number of opening pairs played.

@@ -19,8 +19,8 @@ use shashki_arena::tournament::{
     LADDER, common_run_dir, default_anchor, expand_wildcards, gauntlet, parse_anchor, plot_data,
     round_robin, training_steps,
 };
-use shashki_arena::{OpeningBook, PlayerFactory, PlayerSpec};
-use shashki_rules::{DrawRules, PdnGame, pdn::write_pdn_file};
+use shashki_arena::{PlayerFactory, PlayerSpec};
+use shashki_rules::{PdnGame, pdn::write_pdn_file};
 use std::path::{Path, PathBuf};
 
 /// Options of `shashki rate`.
@@ -75,21 +75,14 @@ pub struct PlayOptions {
 impl PlayOptions {
     /// Match settings for `games` games.
     pub fn settings(&self, games: usize) -> Result<MatchSettings> {
-        let book = match &self.openings {
-            Some(path) => OpeningBook::load(path)?,
-            None => OpeningBook::builtin(),
-        };
-        Ok(MatchSettings {
+        Ok(MatchSettings::with_options(
             games,
-            book,
-            seed: self.seed,
-            concurrency: self.concurrency,
-            rules: DrawRules {
-                max_plies: Some(self.max_plies),
-                ..DrawRules::default()
-            },
-            event: "Shashki Zero rating".into(),
-        })
+            self.openings.as_deref(),
+            self.seed,
+            self.concurrency,
+            self.max_plies,
+            "Shashki Zero rating",
+        )?)
     }
 }
 
