@@ -226,7 +226,8 @@ pub fn play_game(
 pub enum Control {
     /// Keep playing.
     Continue,
-    /// Start no new pair (pairs under way still finish and are recorded).
+    /// Start no new pair. Pairs under way are finished but not recorded, so
+    /// the match ends exactly where the observer said, whatever the threads.
     Stop,
 }
 
@@ -401,18 +402,30 @@ pub fn run_match(
         // The workers hold the only senders now: the loop below ends when
         // the last of them is done.
         drop(tx);
+        // Pairs finish out of order across threads; the observer sees them
+        // in pair order, so a stop (an SPRT verdict) falls on the same pair
+        // whatever the timing and the match is reproducible from its seed.
+        let mut waiting: BTreeMap<usize, [GameRecord; 2]> = BTreeMap::new();
+        let mut next_to_observe = 0;
         for pair in rx.iter() {
-            let (p0, p1) = (pair[0].points_for_first(), pair[1].points_for_first());
-            summary.wdl.add_points(p0);
-            summary.wdl.add_points(p1);
-            summary.pentanomial.add_pair(p0, p1);
-            if !stop.load(Ordering::Relaxed) && observer(&pair, &summary) == Control::Stop {
-                stop.store(true, Ordering::Relaxed);
-                stopped_early = next.load(Ordering::Relaxed) < pairs;
+            waiting.insert(pair[0].pair, pair);
+            while let Some(pair) = waiting.remove(&next_to_observe) {
+                next_to_observe += 1;
+                if stop.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let (p0, p1) = (pair[0].points_for_first(), pair[1].points_for_first());
+                summary.wdl.add_points(p0);
+                summary.wdl.add_points(p1);
+                summary.pentanomial.add_pair(p0, p1);
+                if observer(&pair, &summary) == Control::Stop {
+                    stop.store(true, Ordering::Relaxed);
+                    stopped_early = next_to_observe < pairs;
+                }
+                let [a, b] = pair;
+                games.push(a);
+                games.push(b);
             }
-            let [a, b] = pair;
-            games.push(a);
-            games.push(b);
         }
     });
     match pool {

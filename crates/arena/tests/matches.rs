@@ -275,7 +275,19 @@ fn sprt_gate_promotes_the_stronger_and_keeps_the_weaker_out() {
         lines.iter().any(|l| l.contains("LLR")),
         "LLR is reported as it goes"
     );
-    assert!(up.report.games.len() < 60, "stopped early at the bound");
+    assert!(
+        up.report.games.len() < 60,
+        "stopped early at the bound: {}",
+        up.verdict
+    );
+    // The verdict falls on the same pair whatever the number of threads.
+    let one_thread = GateConfig {
+        concurrency: 1,
+        ..config.clone()
+    };
+    let again = gate(&strong, &weak, &one_thread, &mut |_| {}).unwrap();
+    assert_eq!(again.report.games.len(), up.report.games.len());
+    assert_eq!(again.llr, up.llr);
     let down = gate(&weak, &strong, &config, &mut |_| {}).unwrap();
     assert!(!down.passed, "{}", down.verdict);
     let fixed = GateConfig {
