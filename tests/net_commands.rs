@@ -156,3 +156,34 @@ fn bad_inputs_are_errors_naming_the_problem() {
     ]);
     assert!(!ok && err.contains("model.json"), "{err}");
 }
+
+#[test]
+fn analyse_and_engine_take_a_network_as_the_engine() {
+    let dir = temp_dir("net-engine");
+    let ckpt = dir.join("tiny.ckpt");
+    tiny_checkpoint(&ckpt);
+    let model = dir.join("model");
+    let (ok, _, err) = shashki(&[
+        "export",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+        "--out",
+        model.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    // The only legal moves here are White's two captures.
+    for engine in [&ckpt, &model] {
+        let spec = format!("net:{}", engine.display());
+        let (ok, out, err) =
+            shashki(&["analyse", "--engine", &spec, "--nodes", "16", "--fen", FEN]);
+        assert!(ok, "{err}");
+        let best = out
+            .lines()
+            .find_map(|l| l.strip_prefix("best move: "))
+            .unwrap_or_else(|| panic!("no best move in {out}"));
+        assert!(best.starts_with("c1:") || best.starts_with("e1:"), "{best}");
+    }
+    let (ok, _, err) = shashki(&["analyse", "--engine", "net:/no/such/model", "--fen", FEN]);
+    assert!(!ok && err.contains("/no/such/model"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

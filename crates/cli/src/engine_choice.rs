@@ -1,12 +1,15 @@
-//! Which engine a command runs, chosen in one place: `--engine ab|mcts`, the
-//! search limits (`--depth`, `--nodes`, `--movetime`) and the seed. A new
+//! Which engine a command runs, chosen in one place: `--engine
+//! ab|mcts|net:PATH`, the search limits (`--depth`, `--nodes`, `--movetime`) and the seed. A new
 //! engine kind is one variant here plus one arm in [`EngineChoice::build`].
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
+use shashki_arena::net::load_evaluator;
+use shashki_arena::player::SharedEvaluator;
 use shashki_search::evaluators::RolloutEvaluator;
 use shashki_search::mcts_engine::MctsEngine;
 use shashki_search::{AbConfig, AlphaBeta, Engine, SearchConfig, SearchLimits};
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -17,6 +20,9 @@ pub enum EngineChoice {
     AlphaBeta,
     /// `mcts`: Monte-Carlo tree search with random-rollout evaluation.
     Mcts,
+    /// `net:PATH`: MCTS guided by a network, a checkpoint file or an
+    /// exported model folder (`models/NAME`).
+    Net(PathBuf),
 }
 
 impl FromStr for EngineChoice {
@@ -26,24 +32,31 @@ impl FromStr for EngineChoice {
         match text {
             "ab" | "alphabeta" => Ok(EngineChoice::AlphaBeta),
             "mcts" => Ok(EngineChoice::Mcts),
-            other => Err(format!("unknown engine {other:?}: expected ab or mcts")),
+            other => match other.strip_prefix("net:") {
+                Some(path) if !path.is_empty() => Ok(EngineChoice::Net(PathBuf::from(path))),
+                _ => Err(format!(
+                    "unknown engine {other:?}: expected ab, mcts or net:PATH"
+                )),
+            },
         }
     }
 }
 
 impl fmt::Display for EngineChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EngineChoice::AlphaBeta => "ab",
-            EngineChoice::Mcts => "mcts",
-        })
+        match self {
+            EngineChoice::AlphaBeta => f.write_str("ab"),
+            EngineChoice::Mcts => f.write_str("mcts"),
+            EngineChoice::Net(path) => write!(f, "net:{}", path.display()),
+        }
     }
 }
 
 /// `--engine` and `--seed`, shared by `analyse`, `play` and `engine`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// The engine: `ab` (alpha-beta) or `mcts` (tree search with rollouts).
+    /// The engine: `ab` (alpha-beta), `mcts` (tree search with rollouts) or
+    /// `net:PATH` (tree search with a network: a checkpoint or `models/NAME`).
     #[arg(long, default_value = "ab")]
     pub engine: EngineChoice,
     /// Seed of the engine's random choices (MCTS), for reproducible runs.
@@ -54,7 +67,7 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// Builds the chosen engine.
     pub fn build(&self) -> Result<Box<dyn Engine>> {
-        Ok(match self.engine {
+        Ok(match &self.engine {
             EngineChoice::AlphaBeta => Box::new(AlphaBeta::new(AbConfig::default())),
             EngineChoice::Mcts => Box::new(MctsEngine::new(
                 RolloutEvaluator::new(1, self.seed),
@@ -62,6 +75,16 @@ impl EngineArgs {
                 self.seed,
                 "mcts (random rollouts)",
             )?),
+            EngineChoice::Net(path) => {
+                let evaluator = load_evaluator(path, "cpu")
+                    .map_err(|e| anyhow!("--engine net:{}: {e}", path.display()))?;
+                Box::new(MctsEngine::new(
+                    SharedEvaluator(evaluator),
+                    SearchConfig::default(),
+                    self.seed,
+                    format!("mcts with the network {}", path.display()),
+                )?)
+            }
         })
     }
 }
