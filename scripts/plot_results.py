@@ -98,7 +98,7 @@ def plot_elo(ratings, scalars, t0, out):
     steps = sorted(times)
     points, ladder = [], []
     for p in ratings["players"]:
-        m = re.search(r"ckpt-(\d+)", p["name"])
+        m = re.search(r"(?:ckpt|best)-(\d+)", p["name"])
         if m:
             step = int(m.group(1))
             # The checkpoint was written with that step's log line.
@@ -114,7 +114,8 @@ def plot_elo(ratings, scalars, t0, out):
         ax.annotate(f"{step}", (t, elo), textcoords="offset points", xytext=(4, -12), fontsize=8)
     for name, elo in ladder:
         ax.axhline(elo, linestyle="--", linewidth=0.9, color="gray")
-        ax.text(0.0, elo, f" {name}", va="bottom", fontsize=8, color="dimgray")
+        ax.text(0.01, elo, f" {name}", va="bottom", fontsize=8, color="dimgray",
+                transform=ax.get_yaxis_transform())
     ax.set_title("Elo against training time (labels: training steps)")
     ax.set_xlabel("training time (hours)")
     ax.set_ylabel("Elo (random = 0), 95% intervals")
