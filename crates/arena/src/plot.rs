@@ -205,7 +205,8 @@ fn draw<DB: DrawingBackend>(
         ink,
     )
     .map_err(err)?;
-    text(root, "Elo", 20, frame.top - 4, ink).map_err(err)?;
+    // Above the frame, clear of the top tick label.
+    text(root, "Elo", 20, frame.top - 24, ink).map_err(err)?;
 
     // Reference lines, dashed, labelled on the right.
     let reference = RGBColor(200, 90, 40);
