@@ -34,9 +34,11 @@ fn tiny_checkpoint(path: &Path) {
 
 const FEN: &str = "W:Wc1,Ke1:Bb6,e5,e7,g7,Kd2";
 
-#[test]
-fn export_import_and_eval_agree() {
-    let dir = temp_dir("roundtrip");
+/// A tiny checkpoint in a fresh folder for `test`, and the same net
+/// exported by `shashki export` next to it: (folder, checkpoint, model,
+/// export's stdout).
+fn tiny_checkpoint_and_model(test: &str) -> (PathBuf, PathBuf, PathBuf, String) {
+    let dir = temp_dir(test);
     let ckpt = dir.join("tiny.ckpt");
     tiny_checkpoint(&ckpt);
     let model = dir.join("model");
@@ -48,6 +50,12 @@ fn export_import_and_eval_agree() {
         model.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
+    (dir, ckpt, model, out)
+}
+
+#[test]
+fn export_import_and_eval_agree() {
+    let (dir, ckpt, model, out) = tiny_checkpoint_and_model("roundtrip");
     assert!(out.contains("step 7"), "{out}");
     assert!(model.join("model.safetensors").exists() && model.join("model.json").exists());
     let back = dir.join("back.ckpt");
@@ -159,18 +167,7 @@ fn bad_inputs_are_errors_naming_the_problem() {
 
 #[test]
 fn analyse_and_engine_take_a_network_as_the_engine() {
-    let dir = temp_dir("net-engine");
-    let ckpt = dir.join("tiny.ckpt");
-    tiny_checkpoint(&ckpt);
-    let model = dir.join("model");
-    let (ok, _, err) = shashki(&[
-        "export",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-        "--out",
-        model.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    let (dir, ckpt, model, _) = tiny_checkpoint_and_model("net-engine");
     // The only legal moves here are White's two captures.
     for engine in [&ckpt, &model] {
         let spec = format!("net:{}", engine.display());
