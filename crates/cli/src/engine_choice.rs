@@ -1,6 +1,7 @@
 //! Which engine a command runs, chosen in one place: `--engine
-//! ab|mcts|net:PATH`, the search limits (`--depth`, `--nodes`, `--movetime`) and the seed. A new
-//! engine kind is one variant here plus one arm in [`EngineChoice::build`].
+//! ab|mcts|net:PATH`, the search limits (`--depth`, `--nodes`,
+//! `--movetime`) and the seed. A new engine kind is one variant here plus
+//! one arm in [`EngineArgs::build`].
 
 use anyhow::{Result, anyhow};
 use shashki_arena::net::load_evaluator;
