@@ -178,9 +178,33 @@ impl ExternalPlayer {
 
 impl Player for ExternalPlayer {
     fn choose_move(&mut self, game: &Game) -> Result<Move, PlayerFailure> {
+        self.play(game, self.limits, self.timeout)
+    }
+
+    /// The engine gets the game clock with `go wtime/btime/winc/binc`; it is
+    /// waited for until its clock (plus the arena's margin) has run out.
+    fn choose_move_on_clock(
+        &mut self,
+        game: &Game,
+        clock: &SearchLimits,
+        allowance: Duration,
+    ) -> Result<Move, PlayerFailure> {
+        let limits = crate::player::limits_on_clock(&self.limits, clock);
+        self.play(game, limits, allowance + Duration::from_millis(10))
+    }
+}
+
+impl ExternalPlayer {
+    /// Sends the position and `go limits`, and reads the move within `timeout`.
+    fn play(
+        &mut self,
+        game: &Game,
+        limits: SearchLimits,
+        timeout: Duration,
+    ) -> Result<Move, PlayerFailure> {
         self.send(&Command::position(game.start(), game.moves()))?;
-        self.send(&Command::Go(self.limits))?;
-        let reply = self.wait_for(self.timeout, |r| matches!(r, Reply::BestMove(_)))?;
+        self.send(&Command::Go(limits))?;
+        let reply = self.wait_for(timeout, |r| matches!(r, Reply::BestMove(_)))?;
         let Reply::BestMove(text) = reply else {
             return Err(PlayerFailure::Protocol("expected bestmove".into()));
         };

@@ -12,7 +12,8 @@
 //! - [`openings`]: the built-in balloted opening book (`data/openings.txt`),
 //!   PDN or FEN-per-line books.
 //! - [`matches`]: parallel matches, each opening played with colours
-//!   swapped, forfeits for failing engines, PDN output.
+//!   swapped, forfeits for failing engines, PDN output; [`clock`]: game
+//!   clocks (`--tc 60+1`) and time forfeits.
 //! - [`gate`]: candidate vs best by SPRT or a fixed number of games.
 //! - [`score`]: W/D/L, score, Elo difference with a 95 % interval, pentanomial
 //!   counts of game pairs; [`sprt`]: the fishtest-style GSPRT.
@@ -24,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub use shashki_rules::atomic;
+pub mod clock;
 pub mod elo;
 pub mod external;
 pub mod gate;
@@ -38,6 +40,7 @@ pub mod spec;
 pub mod sprt;
 pub mod tournament;
 
+pub use clock::{GameClock, TimeControl};
 pub use gate::{GateConfig, GateMethod, GateOutcome, gate};
 pub use matches::{Control, EndCause, GameRecord, MatchReport, MatchSettings, run_match};
 pub use openings::{Opening, OpeningBook};

@@ -5,7 +5,11 @@
 //!
 //! A player that fails to move (an external engine's illegal move, crash or
 //! time-out) loses that game; the reason is recorded and the match goes on.
+//! With a time control ([`MatchSettings::time_control`]) the arena keeps
+//! both clocks, sends them with every move, and a side whose clock runs out
+//! loses on time ("time forfeit").
 
+use crate::clock::{DEFAULT_TIME_MARGIN, GameClock, TimeControl};
 use crate::openings::{Opening, OpeningBook, OpeningError};
 use crate::player::{Player, PlayerFactory, PlayerFailure};
 use crate::score::PairingSummary;
@@ -16,6 +20,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
 
 /// Default adjudication length in half-moves (a draw if reached): far
 /// beyond any real game, it only ends aimless shuffling between weak
@@ -37,6 +42,10 @@ pub struct MatchSettings {
     pub rules: DrawRules,
     /// The PDN `Event` tag.
     pub event: String,
+    /// A game clock for both sides (`None`: each player's own limits).
+    pub time_control: Option<TimeControl>,
+    /// Latency tolerated past a clock's zero before the side loses on time.
+    pub time_margin: Duration,
 }
 
 impl MatchSettings {
@@ -53,6 +62,8 @@ impl MatchSettings {
                 ..DrawRules::default()
             },
             event: "Shashki Zero arena".into(),
+            time_control: None,
+            time_margin: DEFAULT_TIME_MARGIN,
         }
     }
 
@@ -80,6 +91,8 @@ impl MatchSettings {
                 ..DrawRules::default()
             },
             event: event.into(),
+            time_control: None,
+            time_margin: DEFAULT_TIME_MARGIN,
         })
     }
 
@@ -113,10 +126,15 @@ impl EndCause {
         }
     }
 
-    /// The category for tallies (`forfeit` for every forfeit).
+    /// The category for tallies (`time forfeit` for a flag fall, `forfeit`
+    /// for every other forfeit).
     pub fn category(&self) -> String {
         match self {
             EndCause::Rules(reason) => reason.label().to_string(),
+            EndCause::Forfeit {
+                failure: PlayerFailure::TimeForfeit(_),
+                ..
+            } => "time forfeit".to_string(),
             EndCause::Forfeit { .. } => "forfeit".to_string(),
         }
     }
@@ -176,12 +194,14 @@ impl GameRecord {
     }
 }
 
-/// Plays one game from `opening` to its end under `rules`.
+/// Plays one game from `opening` to its end under `rules`, on `clock` if
+/// one is given (a side whose clock runs out loses on time).
 pub fn play_game(
     opening: &Opening,
     rules: DrawRules,
     white: &mut dyn Player,
     black: &mut dyn Player,
+    mut clock: Option<GameClock>,
 ) -> (Game, GameResult, EndCause) {
     let mut game = opening.game(rules);
     loop {
@@ -193,7 +213,30 @@ pub fn play_game(
             Color::White => &mut *white,
             Color::Black => &mut *black,
         };
-        let chosen = player.choose_move(&game).and_then(|mv| {
+        let started = Instant::now();
+        let chosen = match &clock {
+            None => player.choose_move(&game),
+            Some(clock) => {
+                let allowance = clock.allowance(side);
+                player
+                    .choose_move_on_clock(&game, &clock.limits(), allowance)
+                    .map_err(|failure| match failure {
+                        PlayerFailure::TimedOut(_) => PlayerFailure::TimeForfeit(format!(
+                            "time forfeit: no move with {} ms on the clock",
+                            clock.left(side).as_millis()
+                        )),
+                        other => other,
+                    })
+            }
+        };
+        let chosen = chosen.and_then(|mv| match &mut clock {
+            Some(clock) => clock
+                .charge(side, started.elapsed())
+                .map(|()| mv)
+                .map_err(|flag| PlayerFailure::TimeForfeit(flag.to_string())),
+            None => Ok(mv),
+        });
+        let chosen = chosen.and_then(|mv| {
             // Built-in players are trusted, but a wrong move must never
             // reach the game record.
             if game.legal_moves().iter().any(|m| m.key() == mv.key()) {
@@ -317,10 +360,14 @@ fn play_leg(
         (second, first)
     };
     let seed_of = |who: u64| mix_seed(settings.seed, (pair * 2 + leg) as u64, who);
-    let white = white_f.create(seed_of(1));
-    let black = black_f.create(seed_of(2));
+    let clocked = settings.time_control.is_some();
+    let white = white_f.create_for_match(seed_of(1), clocked);
+    let black = black_f.create_for_match(seed_of(2), clocked);
+    let clock = settings
+        .time_control
+        .map(|tc| GameClock::new(tc, settings.time_margin));
     let (game, result, cause) = match (white, black) {
-        (Ok(mut w), Ok(mut b)) => play_game(opening, settings.rules, &mut *w, &mut *b),
+        (Ok(mut w), Ok(mut b)) => play_game(opening, settings.rules, &mut *w, &mut *b, clock),
         (Err(failure), _) => (
             opening.game(settings.rules),
             GameResult::BlackWins,
@@ -361,7 +408,12 @@ pub fn run_match(
 ) -> MatchReport {
     let pairs = settings.pairs();
     let openings = settings.book.ballot(pairs, settings.seed);
-    let threads = if settings.concurrency == 0 {
+    let timed = settings.time_control.is_some() || first.is_timed() || second.is_timed();
+    let threads = if settings.concurrency == 0 && timed {
+        // Timed players would take each other's cores: one game at a time,
+        // and timed MCTS players search on every core.
+        1
+    } else if settings.concurrency == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         settings.concurrency

@@ -11,8 +11,10 @@ use rand_chacha::ChaCha8Rng;
 use shashki_rules::{Game, Move};
 use shashki_search::batching::BatchingEvaluator;
 use shashki_search::evaluators::RolloutEvaluator;
+use shashki_search::mcts_engine::MctsEngine;
 use shashki_search::{
-    AbConfig, AlphaBeta, EvalRequest, Evaluation, Evaluator, Search, SearchConfig, SearchLimits,
+    AbConfig, AlphaBeta, Engine, EvalRequest, Evaluation, Evaluator, Search, SearchConfig,
+    SearchLimits,
 };
 use std::fmt;
 use std::sync::Arc;
@@ -36,6 +38,9 @@ pub enum PlayerFailure {
     /// No move within the time allowed.
     #[error("no move within {} ms", .0.as_millis())]
     TimedOut(Duration),
+    /// The side's game clock ran out.
+    #[error("{0}")]
+    TimeForfeit(String),
     /// The engine broke the protocol (e.g. answered `error`).
     #[error("protocol error: {0}")]
     Protocol(String),
@@ -49,6 +54,68 @@ pub trait Player: Send {
     /// The move to play in the current position of `game` (which is not
     /// over). An error forfeits the game.
     fn choose_move(&mut self, game: &Game) -> Result<Move, PlayerFailure>;
+
+    /// The move to play under a game clock: `clock` holds both sides'
+    /// times and increments (as `go wtime/btime/winc/binc` sends them), and
+    /// the side has lost on time after `allowance`. Players that cannot
+    /// manage time ignore the clock.
+    fn choose_move_on_clock(
+        &mut self,
+        game: &Game,
+        clock: &SearchLimits,
+        allowance: Duration,
+    ) -> Result<Move, PlayerFailure> {
+        let _ = (clock, allowance);
+        self.choose_move(game)
+    }
+}
+
+/// A player's own limits under a game clock: the clock replaces its time
+/// per move; its depth and node caps stay.
+pub fn limits_on_clock(own: &SearchLimits, clock: &SearchLimits) -> SearchLimits {
+    SearchLimits {
+        depth: own.depth,
+        nodes: own.nodes,
+        ..*clock
+    }
+}
+
+/// Any [`Engine`] at fixed limits (or on the game clock): the timed MCTS
+/// and network players.
+pub struct EnginePlayer {
+    engine: Box<dyn Engine>,
+    limits: SearchLimits,
+}
+
+impl EnginePlayer {
+    /// `engine` searching each move within `limits`.
+    pub fn new(engine: Box<dyn Engine>, limits: SearchLimits) -> EnginePlayer {
+        EnginePlayer { engine, limits }
+    }
+
+    fn play(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, PlayerFailure> {
+        self.engine
+            .go(game, limits, &mut |_| {})
+            .best_move
+            .ok_or_else(|| PlayerFailure::Internal("the engine found no move".into()))
+    }
+}
+
+impl Player for EnginePlayer {
+    fn choose_move(&mut self, game: &Game) -> Result<Move, PlayerFailure> {
+        let limits = self.limits;
+        self.play(game, &limits)
+    }
+
+    fn choose_move_on_clock(
+        &mut self,
+        game: &Game,
+        clock: &SearchLimits,
+        _allowance: Duration,
+    ) -> Result<Move, PlayerFailure> {
+        let limits = limits_on_clock(&self.limits, clock);
+        self.play(game, &limits)
+    }
 }
 
 /// Uniform random legal moves.
@@ -96,12 +163,29 @@ impl AlphaBetaPlayer {
     }
 }
 
-impl Player for AlphaBetaPlayer {
-    fn choose_move(&mut self, game: &Game) -> Result<Move, PlayerFailure> {
+impl AlphaBetaPlayer {
+    fn play(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, PlayerFailure> {
         self.engine
-            .search(game, &self.limits)
+            .search(game, limits)
             .best_move
             .ok_or_else(|| PlayerFailure::Internal("alpha-beta found no move".into()))
+    }
+}
+
+impl Player for AlphaBetaPlayer {
+    fn choose_move(&mut self, game: &Game) -> Result<Move, PlayerFailure> {
+        let limits = self.limits;
+        self.play(game, &limits)
+    }
+
+    fn choose_move_on_clock(
+        &mut self,
+        game: &Game,
+        clock: &SearchLimits,
+        _allowance: Duration,
+    ) -> Result<Move, PlayerFailure> {
+        let limits = limits_on_clock(&self.limits, clock);
+        self.play(game, &limits)
     }
 }
 
@@ -140,14 +224,8 @@ pub struct MctsPlayer {
 
 impl MctsPlayer {
     fn new(settings: MctsSettings, source: EvalSource, seed: u64) -> MctsPlayer {
-        let mut config =
-            SearchConfig::with_algorithm(settings.algorithm).with_simulations(settings.simulations);
-        config.leaves_per_batch = settings.leaves_per_batch.max(1);
-        // Play, not self-play: no root noise, the most visited move.
-        config.root_noise = false;
-        config.temperature = 0.0;
         MctsPlayer {
-            config,
+            config: play_config(&settings),
             search: None,
             source,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -196,6 +274,9 @@ pub struct PlayerError {
 pub struct PlayerFactory {
     spec: PlayerSpec,
     service: Option<Arc<BatchingEvaluator<SharedEvaluator>>>,
+    /// The network itself, for timed players (which batch within their own
+    /// search on several threads).
+    network: Option<SharedEvaluator>,
 }
 
 impl fmt::Debug for PlayerFactory {
@@ -209,26 +290,28 @@ impl fmt::Debug for PlayerFactory {
 impl PlayerFactory {
     /// Prepares `spec`: a network player loads its network here, once.
     pub fn new(spec: PlayerSpec) -> Result<PlayerFactory, PlayerError> {
-        let service = match &spec.kind {
-            PlayerKind::Net {
-                path,
-                device,
-                batch,
-                ..
-            } => {
+        let network = match &spec.kind {
+            PlayerKind::Net { path, device, .. } => {
                 let evaluator =
                     crate::net::load_evaluator(path, device).map_err(|reason| PlayerError {
                         name: spec.name.clone(),
                         reason,
                     })?;
-                Some(Arc::new(BatchingEvaluator::new(
-                    SharedEvaluator(evaluator),
-                    Some(*batch),
-                )))
+                Some(SharedEvaluator(evaluator))
             }
             _ => None,
         };
-        Ok(PlayerFactory { spec, service })
+        let batch = match &spec.kind {
+            PlayerKind::Net { batch, .. } => *batch,
+            _ => 1,
+        };
+        Ok(PlayerFactory {
+            service: network
+                .clone()
+                .map(|n| Arc::new(BatchingEvaluator::new(n, Some(batch)))),
+            network,
+            spec,
+        })
     }
 
     /// A network player from an evaluator already in memory (what the
@@ -250,9 +333,10 @@ impl PlayerFactory {
                 },
             },
             service: Some(Arc::new(BatchingEvaluator::new(
-                SharedEvaluator(evaluator),
+                SharedEvaluator(Arc::clone(&evaluator)),
                 Some(batch.max(1)),
             ))),
+            network: Some(SharedEvaluator(evaluator)),
         }
     }
 
@@ -282,9 +366,36 @@ impl PlayerFactory {
         self.service.as_ref().map(|s| s.stats())
     }
 
+    /// True if the player thinks for a time per move (`movetime`) rather
+    /// than a fixed amount of work.
+    pub fn is_timed(&self) -> bool {
+        match &self.spec.kind {
+            PlayerKind::Random => false,
+            PlayerKind::AlphaBeta { limits } | PlayerKind::External { limits, .. } => {
+                limits.movetime.is_some()
+            }
+            PlayerKind::Mcts { search, .. } | PlayerKind::Net { search, .. } => {
+                search.movetime.is_some()
+            }
+        }
+    }
+
     /// A fresh player for one game, seeded with `seed`. An external engine
     /// that cannot start fails here, which forfeits that game only.
     pub fn create(&self, seed: u64) -> Result<Box<dyn Player>, PlayerFailure> {
+        self.create_for_match(seed, false)
+    }
+
+    /// Like [`PlayerFactory::create`], for a game on a clock when `clocked`:
+    /// MCTS and network players then search by time on every core.
+    pub fn create_for_match(
+        &self,
+        seed: u64,
+        clocked: bool,
+    ) -> Result<Box<dyn Player>, PlayerFailure> {
+        if let Some(player) = self.timed_mcts_player(seed, clocked)? {
+            return Ok(player);
+        }
         Ok(match &self.spec.kind {
             PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
             PlayerKind::AlphaBeta { limits } => Box::new(AlphaBetaPlayer::new(*limits)),
@@ -311,6 +422,68 @@ impl PlayerFactory {
             } => Box::new(ExternalPlayer::start(command, *limits, *timeout)?),
         })
     }
+}
+
+impl PlayerFactory {
+    /// The timed form of an MCTS or network player (`movetime` in its spec,
+    /// or a clocked game): an [`MctsEngine`] on its own threads.
+    fn timed_mcts_player(
+        &self,
+        seed: u64,
+        clocked: bool,
+    ) -> Result<Option<Box<dyn Player>>, PlayerFailure> {
+        let (search, is_net) = match &self.spec.kind {
+            PlayerKind::Mcts { search, .. } => (search, false),
+            PlayerKind::Net { search, .. } => (search, true),
+            _ => return Ok(None),
+        };
+        if search.movetime.is_none() && !clocked {
+            return Ok(None);
+        }
+        let mut config = play_config(search);
+        if is_net && search.leaves_per_batch <= 1 {
+            // One leaf per call would leave the network mostly idle.
+            config.leaves_per_batch = 16;
+        }
+        let threads = search
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let internal = |e: shashki_search::SearchError| PlayerFailure::Internal(e.to_string());
+        let engine: Box<dyn Engine> = match &self.spec.kind {
+            PlayerKind::Mcts { rollouts, .. } => Box::new(
+                MctsEngine::new(RolloutEvaluator::new(*rollouts, seed), config, seed, "mcts")
+                    .map_err(internal)?
+                    .with_threads(threads),
+            ),
+            _ => {
+                let network = self
+                    .network
+                    .clone()
+                    .ok_or_else(|| PlayerFailure::Internal("network not loaded".into()))?;
+                Box::new(
+                    MctsEngine::new(network, config, seed, "net")
+                        .map_err(internal)?
+                        .with_threads(threads),
+                )
+            }
+        };
+        let limits = SearchLimits {
+            movetime: search.movetime,
+            ..SearchLimits::default()
+        };
+        Ok(Some(Box::new(EnginePlayer::new(engine, limits))))
+    }
+}
+
+/// The search configuration of a player (not self-play): no root noise,
+/// the most visited move.
+fn play_config(settings: &MctsSettings) -> SearchConfig {
+    let mut config =
+        SearchConfig::with_algorithm(settings.algorithm).with_simulations(settings.simulations);
+    config.leaves_per_batch = settings.leaves_per_batch.max(1);
+    config.root_noise = false;
+    config.temperature = 0.0;
+    config
 }
 
 #[cfg(test)]

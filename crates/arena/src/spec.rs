@@ -4,11 +4,18 @@
 //! |---|---|
 //! | `random` | uniform random legal moves |
 //! | `ab:depth=4`, `ab:movetime=100`, `ab:nodes=20000` | the reference alpha-beta engine (default depth 4) |
-//! | `mcts:sims=64[,gumbel][,rollouts=2][,leaves=1]` | MCTS over random playouts (default 64 simulations, PUCT) |
-//! | `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64]` | a network checkpoint (file) or exported model (folder) with MCTS |
+//! | `mcts:sims=64[,gumbel][,rollouts=2][,leaves=1]`, `mcts:movetime=1000[,threads=2]` | MCTS over random playouts (default 64 simulations, PUCT) |
+//! | `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64]`, `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16]` | a network checkpoint (file) or exported model (folder) with MCTS |
 //! | `ext:"/path/engine --opt"[@movetime=100][,depth=N][,nodes=N][,timeout=5000]` | an external engine over the line protocol |
 //!
 //! A player's name (in tables, PDN and the ratings file) is its spec text.
+//!
+//! A player with `movetime` (or any player in a match with a clock, `--tc`)
+//! thinks for a time rather than a fixed amount of work. Timed MCTS and
+//! network players search with `threads` threads (default: one per core)
+//! and `leaves` leaves per thread and network call (default 16 for a
+//! network), on the network directly rather than through the match's
+//! batching service.
 
 use shashki_search::{Algorithm, SearchLimits};
 use std::fmt;
@@ -74,8 +81,12 @@ pub struct MctsSettings {
     pub simulations: u32,
     /// PUCT or Gumbel.
     pub algorithm: Algorithm,
-    /// Leaves gathered per evaluator call within one search.
+    /// Leaves gathered per evaluator call within one search (per thread).
     pub leaves_per_batch: u32,
+    /// Time per move: the player is timed and ignores `simulations`.
+    pub movetime: Option<Duration>,
+    /// Search threads of a timed player (default: one per core).
+    pub threads: Option<usize>,
 }
 
 impl Default for MctsSettings {
@@ -84,6 +95,8 @@ impl Default for MctsSettings {
             simulations: 64,
             algorithm: Algorithm::Puct,
             leaves_per_batch: 1,
+            movetime: None,
+            threads: None,
         }
     }
 }
@@ -163,7 +176,7 @@ impl FromStr for PlayerSpec {
                         rollouts = number(key, v).map_err(|r| fail(&r))?;
                     } else if !search_option(&mut search, key, value).map_err(|r| fail(&r))? {
                         return Err(fail(&format!(
-                            "unknown mcts option {key:?} (sims, gumbel, puct, leaves, rollouts)"
+                            "unknown mcts option {key:?} (sims, movetime, threads, gumbel, puct, leaves, rollouts)"
                         )));
                     }
                 }
@@ -191,7 +204,7 @@ impl FromStr for PlayerSpec {
                         _ => {
                             if !search_option(&mut search, key, value).map_err(|r| fail(&r))? {
                                 return Err(fail(&format!(
-                                    "unknown net option {key:?} (sims, gumbel, puct, leaves, device, batch)"
+                                    "unknown net option {key:?} (sims, movetime, threads, gumbel, puct, leaves, device, batch)"
                                 )));
                             }
                         }
@@ -269,6 +282,10 @@ fn search_option(
     match (key, value) {
         ("sims", Some(v)) => search.simulations = number::<u32>(key, v)?.max(1),
         ("leaves", Some(v)) => search.leaves_per_batch = number::<u32>(key, v)?.max(1),
+        ("movetime", Some(v)) => {
+            search.movetime = Some(Duration::from_millis(number::<u64>(key, v)?.max(1)))
+        }
+        ("threads", Some(v)) => search.threads = Some(number::<usize>(key, v)?.clamp(1, 256)),
         ("gumbel", None) => search.algorithm = Algorithm::Gumbel,
         ("puct", None) => search.algorithm = Algorithm::Puct,
         _ => return Ok(false),

@@ -63,28 +63,53 @@ pub struct EngineArgs {
     /// Seed of the engine's random choices (MCTS), for reproducible runs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Search threads (MCTS): each evaluates its own batch while the others
+    /// search, so the network keeps every core busy. 1 is reproducible from
+    /// the seed. Default: one per core.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Leaves each MCTS thread sends to the evaluator at once (virtual loss
+    /// keeps them apart). Default: 16 for a network, 1 for rollouts.
+    #[arg(long)]
+    pub batch: Option<u32>,
+}
+
+/// One search thread per core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl EngineArgs {
     /// Builds the chosen engine.
     pub fn build(&self) -> Result<Box<dyn Engine>> {
+        let threads = self.threads.unwrap_or_else(default_threads).max(1);
+        let config = |default_batch: u32| SearchConfig {
+            leaves_per_batch: self.batch.unwrap_or(default_batch).max(1),
+            ..SearchConfig::default()
+        };
         Ok(match &self.engine {
             EngineChoice::AlphaBeta => Box::new(AlphaBeta::new(AbConfig::default())),
-            EngineChoice::Mcts => Box::new(MctsEngine::new(
-                RolloutEvaluator::new(1, self.seed),
-                SearchConfig::default(),
-                self.seed,
-                "mcts (random rollouts)",
-            )?),
+            EngineChoice::Mcts => Box::new(
+                MctsEngine::new(
+                    RolloutEvaluator::new(1, self.seed),
+                    config(1),
+                    self.seed,
+                    "mcts (random rollouts)",
+                )?
+                .with_threads(threads),
+            ),
             EngineChoice::Net(path) => {
                 let evaluator = load_evaluator(path, "cpu")
                     .map_err(|e| anyhow!("--engine net:{}: {e}", path.display()))?;
-                Box::new(MctsEngine::new(
-                    SharedEvaluator(evaluator),
-                    SearchConfig::default(),
-                    self.seed,
-                    format!("mcts with the network {}", path.display()),
-                )?)
+                Box::new(
+                    MctsEngine::new(
+                        SharedEvaluator(evaluator),
+                        config(16),
+                        self.seed,
+                        format!("mcts with the network {}", path.display()),
+                    )?
+                    .with_threads(threads),
+                )
             }
         })
     }
@@ -113,6 +138,7 @@ impl LimitArgs {
             depth: self.depth,
             nodes: self.nodes,
             movetime: self.movetime.map(Duration::from_millis),
+            ..SearchLimits::default()
         }
     }
 }

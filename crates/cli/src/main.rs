@@ -27,6 +27,8 @@ enum Command {
     Analyse(commands::analyse::Args),
     /// Play against the engine in the terminal.
     Play(commands::play::Args),
+    /// Measure search speed against the raw evaluator, and time overshoot.
+    BenchSearch(commands::bench_search::Args),
     /// Speak the engine line protocol on stdin/stdout (docs/ENGINE_PROTOCOL.md).
     Engine(commands::engine::Args),
     /// Write a checkpoint's network as model.safetensors + model.json.
@@ -57,6 +59,7 @@ fn main() {
         Command::Pdn(args) => commands::pdn::run(args),
         Command::Analyse(args) => commands::analyse::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::BenchSearch(args) => commands::bench_search::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Export(args) => commands::export::run(args),
         Command::Import(args) => commands::import::run(args),

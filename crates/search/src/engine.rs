@@ -1,7 +1,7 @@
 //! The common face of every engine (alpha-beta, MCTS, later the network):
 //! what `shashki engine`, `analyse` and `play` drive.
 
-use crate::limits::SearchLimits;
+use crate::limits::{SearchLimits, StopHandle};
 use shashki_rules::{Game, Move};
 use std::fmt;
 use std::time::Duration;
@@ -16,15 +16,20 @@ pub enum Score {
     Mate(i32),
     /// An expected outcome in [-1, 1] (win minus loss), as MCTS reports it.
     Value(f32),
+    /// A draw proven by the search (every line ends in a draw or worse for
+    /// the side that could deviate).
+    ProvenDraw,
 }
 
-/// Protocol spelling: `cp 35`, `mate 7`, `mate -4`, `value 0.250`.
+/// Protocol spelling: `cp 35`, `mate 7`, `mate -4`, `value 0.250`,
+/// `value 0.000 proven`.
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Score::Centi(cp) => write!(f, "cp {cp}"),
             Score::Mate(plies) => write!(f, "mate {plies}"),
             Score::Value(v) => write!(f, "value {v:.3}"),
+            Score::ProvenDraw => f.write_str("value 0.000 proven"),
         }
     }
 }
@@ -46,16 +51,27 @@ pub struct SearchReport {
     pub pv: Vec<Move>,
 }
 
-/// An engine that chooses moves in a game.
-pub trait Engine {
+/// An engine that chooses moves in a game. `Send`, so a protocol session
+/// can run its search on another thread while it keeps reading commands.
+pub trait Engine: Send {
     /// A short description such as `alpha-beta` or `mcts (rollouts)`.
     fn description(&self) -> String;
 
     /// Forgets everything tied to the previous game (tables, trees).
     fn new_game(&mut self);
 
+    /// A handle that stops the running search from another thread (the
+    /// protocol's `stop`); the search then answers its best move at once.
+    /// `None` if the engine cannot be stopped (it then refuses `infinite`).
+    fn stop_handle(&self) -> Option<StopHandle> {
+        None
+    }
+
     /// Searches the current position of `game` within `limits`. `progress`
-    /// receives intermediate reports (e.g. each completed depth).
+    /// receives intermediate reports (e.g. each completed depth). The search
+    /// returns within its time limit plus a small overhead
+    /// ([`MOVE_OVERHEAD`](crate::limits::MOVE_OVERHEAD) is what a clocked
+    /// search keeps in hand for it), and as soon as its stop handle is set.
     fn go(
         &mut self,
         game: &Game,

@@ -11,11 +11,12 @@ pub mod evaluator;
 pub mod evaluators;
 pub mod limits;
 pub mod mcts;
+pub mod mcts_driver;
 pub mod mcts_engine;
 pub mod protocol;
 
 pub use alphabeta::{AbConfig, AbResult, AlphaBeta};
 pub use engine::{Engine, Score, SearchReport};
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, Wdl};
-pub use limits::SearchLimits;
+pub use limits::{Deadlines, SearchLimits, StopHandle, TimeBudget};
 pub use mcts::{Algorithm, Search, SearchConfig, SearchError, SearchResult};

@@ -1,11 +1,13 @@
 //! MCTS behind the [`Engine`] trait, for `shashki analyse|play|engine` and
 //! the arena: one [`Search`] kept between moves of a game (tree reuse), any
-//! [`Evaluator`] (rollouts now, the network later).
+//! [`Evaluator`] (rollouts or a network), one or more search threads
+//! ([`mcts_driver`](crate::mcts_driver)), time management and `stop`.
 
 use crate::engine::{Engine, Score, SearchReport};
-use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
-use crate::limits::SearchLimits;
-use crate::mcts::{Search, SearchConfig, SearchError};
+use crate::evaluator::Evaluator;
+use crate::limits::{Deadlines, SearchLimits, StopHandle};
+use crate::mcts::{Proof, Search, SearchConfig, SearchError, SearchResult};
+use crate::mcts_driver;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shashki_rules::Game;
@@ -13,9 +15,11 @@ use std::time::{Duration, Instant};
 
 /// An MCTS engine over evaluator `E`.
 ///
-/// Limits: `nodes` is the number of simulations, `movetime` stops the search
-/// early (checked between batches); with neither, the configuration's
-/// `full_simulations` apply. `depth` does not apply to MCTS and is ignored.
+/// Limits: `nodes` is the number of simulations; `movetime`, a clock or
+/// `infinite` run until the time manager or `stop` ends the search; with
+/// none of these, the configuration's `full_simulations` apply. `depth`
+/// does not apply to MCTS and is ignored. A search ends early once the
+/// solver proves the root.
 pub struct MctsEngine<E: Evaluator> {
     evaluator: E,
     config: SearchConfig,
@@ -23,11 +27,14 @@ pub struct MctsEngine<E: Evaluator> {
     rng: ChaCha8Rng,
     search: Option<Search>,
     description: String,
+    threads: usize,
+    stop: StopHandle,
 }
 
 impl<E: Evaluator> MctsEngine<E> {
     /// An engine with this evaluator, configuration and seed; `description`
-    /// names it (e.g. `mcts (rollouts)`).
+    /// names it (e.g. `mcts (rollouts)`). It searches on one thread until
+    /// [`MctsEngine::with_threads`] says otherwise.
     pub fn new(
         evaluator: E,
         config: SearchConfig,
@@ -42,7 +49,17 @@ impl<E: Evaluator> MctsEngine<E> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             search: None,
             description: description.into(),
+            threads: 1,
+            stop: StopHandle::new(),
         })
+    }
+
+    /// Searches with `threads` threads sharing the tree, each evaluating its
+    /// own batch of `config.leaves_per_batch` leaves (one thread is
+    /// reproducible from the seed; more are faster).
+    pub fn with_threads(mut self, threads: usize) -> MctsEngine<E> {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Runs one search within `limits` (the root must have legal moves and
@@ -52,12 +69,14 @@ impl<E: Evaluator> MctsEngine<E> {
         game: &Game,
         limits: &SearchLimits,
         start: Instant,
+        progress: &mut dyn FnMut(&SearchReport),
     ) -> Result<SearchReport, SearchError> {
-        let simulations = limits
-            .nodes
-            .map(|n| n.clamp(1, u64::from(u32::MAX)) as u32)
-            .or(limits.movetime.map(|_| u32::MAX))
-            .unwrap_or(self.config.full_simulations);
+        let deadlines = Deadlines::new(limits, game.side_to_move(), start, Some(self.stop.clone()));
+        let simulations = match limits.nodes {
+            Some(n) if !limits.infinite => n.clamp(1, u64::from(u32::MAX)) as u32,
+            _ if deadlines.is_timed() || limits.infinite => u32::MAX,
+            _ => self.config.full_simulations,
+        };
         let config = self.config.clone().with_simulations(simulations);
         let search = match &mut self.search {
             Some(search) => {
@@ -67,36 +86,69 @@ impl<E: Evaluator> MctsEngine<E> {
             }
             None => self.search.insert(Search::new(game.clone(), config)?),
         };
-        let deadline = limits.movetime.map(|t| start + t);
         search.begin(&mut self.rng)?;
-        let batch = search.config().leaves_per_batch.max(1) as usize;
-        let mut evals: Vec<Evaluation> = Vec::new();
-        while !search.done() {
-            // Stop on time only once a simulation has run, so a move exists.
-            if let Some(deadline) = deadline
-                && search.simulations() > 0
-                && Instant::now() >= deadline
-            {
-                break;
-            }
-            let leaves = search.select_leaves(batch);
-            if leaves.is_empty() {
-                continue;
-            }
-            let requests: Vec<EvalRequest<'_>> = leaves.iter().map(|l| l.eval_request()).collect();
-            evals.resize_with(requests.len(), Evaluation::default);
-            self.evaluator.evaluate(&requests, &mut evals);
-            search.apply(&evals)?;
-        }
+        let batch = search.config().leaves_per_batch as usize;
+        mcts_driver::drive(
+            search,
+            &self.evaluator,
+            self.threads,
+            batch,
+            &deadlines,
+            &mut |running| progress(&interim_report(running, start)),
+        )?;
         let result = search.finish(&mut self.rng)?;
-        Ok(SearchReport {
-            best_move: Some(result.best_move),
-            score: Score::Value(result.value),
-            depth: result.principal_variation.len() as u32,
-            nodes: u64::from(result.simulations),
-            elapsed: start.elapsed(),
-            pv: result.principal_variation,
-        })
+        Ok(final_report(&result, start))
+    }
+}
+
+/// The score of a search result: a proven game end as `mate`, a proven
+/// draw as such, the mean value otherwise.
+fn score_of(result: &SearchResult) -> Score {
+    match result.proof {
+        Proof::Win(plies) => Score::Mate(plies as i32),
+        Proof::Loss(plies) => Score::Mate(-(plies as i32)),
+        Proof::Draw => Score::ProvenDraw,
+        Proof::Unknown => Score::Value(result.value),
+    }
+}
+
+fn final_report(result: &SearchResult, start: Instant) -> SearchReport {
+    SearchReport {
+        best_move: Some(result.best_move),
+        score: score_of(result),
+        depth: result.principal_variation.len() as u32,
+        nodes: u64::from(result.simulations),
+        elapsed: start.elapsed(),
+        pv: result.principal_variation.clone(),
+    }
+}
+
+/// Progress of a running search: the most visited move and its line.
+fn interim_report(search: &Search, start: Instant) -> SearchReport {
+    use crate::mcts::tree::Tree;
+    let tree = search.tree();
+    let best = tree
+        .edges(Tree::ROOT)
+        .iter()
+        .max_by_key(|e| e.child().map_or(0, |c| tree.node(c).visits()));
+    let mut pv = Vec::new();
+    let mut next = best;
+    while let Some(edge) = next {
+        pv.push(*edge.mv());
+        let Some(child) = edge.child() else { break };
+        next = tree
+            .edges(child)
+            .iter()
+            .filter(|e| e.child().is_some())
+            .max_by_key(|e| e.child().map_or(0, |c| tree.node(c).visits()));
+    }
+    SearchReport {
+        best_move: pv.first().copied(),
+        score: Score::Value(tree.node(Tree::ROOT).value()),
+        depth: pv.len() as u32,
+        nodes: u64::from(search.simulations()),
+        elapsed: start.elapsed(),
+        pv,
     }
 }
 
@@ -108,6 +160,10 @@ impl<E: Evaluator> Engine for MctsEngine<E> {
     fn new_game(&mut self) {
         self.search = None;
         self.rng = ChaCha8Rng::seed_from_u64(self.seed);
+    }
+
+    fn stop_handle(&self) -> Option<StopHandle> {
+        Some(self.stop.clone())
     }
 
     fn go(
@@ -138,7 +194,13 @@ impl<E: Evaluator> Engine for MctsEngine<E> {
             report.elapsed = start.elapsed();
             return report;
         }
-        match self.run(game, limits, start) {
+        if moves.len() == 1 && limits.time_budget(game.side_to_move()).is_some() {
+            // A forced move under a time limit: answer at once.
+            report.elapsed = start.elapsed();
+            progress(&report);
+            return report;
+        }
+        match self.run(game, limits, start, progress) {
             Ok(found) => report = found,
             // Only a broken evaluator gets here (the configuration was
             // validated and the root is live): keep the first legal move,
@@ -189,11 +251,8 @@ mod tests {
         let game = Game::new(Position::from_fen("W:Wb2,c3,b4:Bb6,f6").unwrap());
         let report = engine(5).go(&game, &SearchLimits::nodes(400), &mut |_| {});
         assert_eq!(report.best_move.unwrap().to_string(), "b4-c5");
-        assert!(
-            matches!(report.score, Score::Value(v) if v > 0.5),
-            "{:?}",
-            report.score
-        );
+        // The solver proves the win: both black men fall by ply 3.
+        assert_eq!(report.score, Score::Mate(3));
     }
 
     #[test]

@@ -117,3 +117,110 @@ fn a_game_replayed_through_position_commands_stays_legal() {
         .unwrap();
     assert_eq!(best, vec![Some(expected.to_string())]);
 }
+
+#[test]
+fn a_clock_is_shared_out_and_the_answer_comes_in_time() {
+    // One second on the clock: the time manager plans about 1/30 of it.
+    let start = std::time::Instant::now();
+    let replies = session(b"position startpos\ngo wtime 1000 btime 1000 winc 0 binc 0\n");
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_millis(800), "{took:?}");
+    let best = bestmoves(&replies);
+    assert_eq!(best.len(), 1);
+    Position::startpos()
+        .parse_move(best[0].as_deref().unwrap())
+        .unwrap();
+}
+
+/// A writer whose bytes another thread can read while the session runs.
+#[derive(Clone, Default)]
+struct SharedOutput(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for SharedOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SharedOutput {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+
+    /// Waits up to `limit` for a line starting with `prefix`.
+    fn wait_for(&self, prefix: &str, limit: std::time::Duration) -> bool {
+        let start = std::time::Instant::now();
+        while start.elapsed() < limit {
+            if self.text().lines().any(|l| l.starts_with(prefix)) {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        false
+    }
+}
+
+#[test]
+fn go_infinite_runs_until_stop_and_isready_is_answered_meanwhile() {
+    use std::io::Write;
+    use std::time::Duration;
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let output = SharedOutput::default();
+    let out = output.clone();
+    let session = std::thread::spawn(move || {
+        let mut engine = AlphaBeta::default();
+        serve(&mut engine, "t", std::io::BufReader::new(reader), out)
+    });
+    writeln!(writer, "position startpos\ngo infinite").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!output.text().contains("bestmove"), "no answer before stop");
+    writeln!(writer, "isready").unwrap();
+    assert!(
+        output.wait_for("readyok", Duration::from_secs(2)),
+        "readyok while searching"
+    );
+    assert!(!output.text().contains("bestmove"));
+    let stopped = std::time::Instant::now();
+    writeln!(writer, "stop").unwrap();
+    assert!(output.wait_for("bestmove", Duration::from_secs(5)));
+    assert!(
+        stopped.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        stopped.elapsed()
+    );
+    writeln!(writer, "quit").unwrap();
+    session.join().unwrap().unwrap();
+    let text = output.text();
+    let best = text.lines().find(|l| l.starts_with("bestmove")).unwrap();
+    Position::startpos()
+        .parse_move(best.trim_start_matches("bestmove ").trim())
+        .unwrap();
+}
+
+#[test]
+fn go_infinite_waits_for_stop_even_when_the_answer_is_forced() {
+    use std::io::Write;
+    use std::time::Duration;
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let output = SharedOutput::default();
+    let out = output.clone();
+    let session = std::thread::spawn(move || {
+        let mut engine = AlphaBeta::default();
+        serve(&mut engine, "t", std::io::BufReader::new(reader), out)
+    });
+    // One legal move: the search ends at once, the answer waits for stop.
+    writeln!(writer, "position fen W:Wc3:Bd4\ngo infinite").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!output.text().contains("bestmove"));
+    drop(writer); // the end of input stops an infinite search
+    session.join().unwrap().unwrap();
+    assert!(
+        output.text().contains("bestmove c3:e5"),
+        "{}",
+        output.text()
+    );
+}

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod analyse;
+pub mod bench_search;
 pub mod engine;
 pub mod eval;
 pub mod export;

@@ -9,6 +9,7 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use shashki_arena::atomic::write_atomic;
+use shashki_arena::clock::{DEFAULT_TIME_MARGIN, TimeControl};
 use shashki_arena::matches::{
     Control, DEFAULT_MAX_PLIES, MatchReport, MatchSettings, mix_seed, run_match,
 };
@@ -22,6 +23,7 @@ use shashki_arena::tournament::{
 use shashki_arena::{PlayerFactory, PlayerSpec};
 use shashki_rules::{PdnGame, pdn::write_pdn_file};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Options of `shashki rate`.
 #[derive(clap::Args)]
@@ -64,25 +66,40 @@ pub struct PlayOptions {
     /// Seed of the opening ballot and of every player.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once (0: one per CPU core).
+    /// Games played at once (0: one per CPU core, or one at a time when a
+    /// player is timed or a clock is set, so players do not share cores).
     #[arg(long, default_value_t = 0)]
     pub concurrency: usize,
     /// Adjudicate a draw after this many half-moves.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: u32,
+    /// Game clock for every player, `BASE+INC` in seconds (e.g. `60+1`):
+    /// the arena keeps both clocks, sends them with `go wtime/btime/winc/binc`,
+    /// and a side whose clock runs out loses on time.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<TimeControl>,
+    /// Milliseconds past a clock's zero tolerated for process latency
+    /// before a side loses on time.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIME_MARGIN.as_millis() as u64)]
+    pub time_margin: u64,
 }
 
 impl PlayOptions {
     /// Match settings for `games` games.
     pub fn settings(&self, games: usize) -> Result<MatchSettings> {
-        Ok(MatchSettings::with_options(
+        let settings = MatchSettings::with_options(
             games,
             self.openings.as_deref(),
             self.seed,
             self.concurrency,
             self.max_plies,
             "Shashki Zero rating",
-        )?)
+        )?;
+        Ok(MatchSettings {
+            time_control: self.tc,
+            time_margin: Duration::from_millis(self.time_margin),
+            ..settings
+        })
     }
 }
 

@@ -178,7 +178,7 @@ impl ArenaGate {
         let search = MctsSettings {
             simulations: gating.simulations,
             algorithm,
-            leaves_per_batch: 1,
+            ..MctsSettings::default()
         };
         Ok(PlayerFactory::with_evaluator(
             &name, evaluator, search, batch,

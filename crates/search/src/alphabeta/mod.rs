@@ -19,7 +19,7 @@ pub use eval::{EvalWeights, HandEval};
 pub use search::{MATE, MATE_BOUND};
 
 use crate::engine::{Engine, Score, SearchReport};
-use crate::limits::SearchLimits;
+use crate::limits::{Deadlines, SearchLimits, StopHandle};
 use ordering::MoveOrderer;
 use search::{INFINITY, Searcher, StopRule};
 use shashki_rules::{Game, Move};
@@ -101,6 +101,7 @@ pub struct AlphaBeta {
     eval: HandEval,
     tt: TranspositionTable,
     orderer: MoveOrderer,
+    stop: StopHandle,
 }
 
 impl Default for AlphaBeta {
@@ -116,6 +117,7 @@ impl AlphaBeta {
             eval: HandEval::new(&config.weights),
             tt: TranspositionTable::new(config.tt_megabytes),
             orderer: MoveOrderer::new(),
+            stop: StopHandle::new(),
             config,
         }
     }
@@ -147,9 +149,9 @@ impl AlphaBeta {
         self.tt.clear();
         self.orderer.clear();
         let max_depth = match limits.depth {
-            Some(depth) => depth,
+            Some(depth) if !limits.infinite => depth,
             None if limits.is_unlimited() => self.config.default_depth,
-            None => MAX_DEPTH,
+            _ => MAX_DEPTH,
         }
         .clamp(1, MAX_DEPTH);
         let mut result = AbResult {
@@ -164,9 +166,18 @@ impl AlphaBeta {
             result.elapsed = start.elapsed();
             return result;
         }
+        let deadlines = Deadlines::new(limits, game.side_to_move(), start, None);
+        let budget = limits.time_budget(game.side_to_move());
+        // A forced move under a time limit: one iteration for the score, then answer.
+        let max_depth = if budget.is_some() && game.legal_moves().len() == 1 {
+            1
+        } else {
+            max_depth
+        };
         let stop_rule = StopRule {
-            nodes: limits.nodes,
-            deadline: limits.movetime.map(|t| start + t),
+            nodes: limits.nodes.filter(|_| !limits.infinite),
+            deadline: budget.map(|b| start + b.hard),
+            stop: Some(self.stop.clone()),
         };
         let mut searcher = Searcher::new(
             game.clone(),
@@ -197,6 +208,14 @@ impl AlphaBeta {
             if score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
                 break;
             }
+            // Under a clock, an iteration takes several times the previous
+            // one: do not start one that would likely overrun the plan.
+            if deadlines.is_flexible()
+                && let Some(b) = budget
+                && start.elapsed() >= b.soft / 2
+            {
+                break;
+            }
         }
         result.nodes = searcher.nodes;
         result.elapsed = start.elapsed();
@@ -212,6 +231,10 @@ impl Engine for AlphaBeta {
     fn new_game(&mut self) {
         self.tt.clear();
         self.orderer.clear();
+    }
+
+    fn stop_handle(&self) -> Option<StopHandle> {
+        Some(self.stop.clone())
     }
 
     fn go(

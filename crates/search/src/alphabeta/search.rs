@@ -4,6 +4,7 @@
 use super::eval::HandEval;
 use super::ordering::{MAX_PLY, MoveOrderer, pick_next};
 use super::tt::{Bound, Entry, TranspositionTable};
+use crate::limits::StopHandle;
 use shashki_rules::{Color, Game, GameResult, Move, MoveList, Outcome, PathMode};
 use std::time::Instant;
 
@@ -78,6 +79,8 @@ pub struct StopRule {
     pub nodes: Option<u64>,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
+    /// Stop when this flag is set (the protocol's `stop`).
+    pub stop: Option<StopHandle>,
 }
 
 /// The state of one search: the game walked with play/undo, the tables, the
@@ -141,9 +144,13 @@ impl<'a> Searcher<'a> {
             self.stopped = true;
         }
         // Reading the clock is cheap but not free: every 1024 nodes.
-        if let Some(deadline) = self.stop_rule.deadline
-            && self.nodes.is_multiple_of(1024)
-            && Instant::now() >= deadline
+        if self.nodes.is_multiple_of(1024)
+            && (self.stop_rule.deadline.is_some_and(|d| Instant::now() >= d)
+                || self
+                    .stop_rule
+                    .stop
+                    .as_ref()
+                    .is_some_and(StopHandle::is_stopped))
         {
             self.stopped = true;
         }

@@ -39,6 +39,9 @@ pub enum SearchError {
         /// Priors given.
         got: usize,
     },
+    /// A search thread failed outside the search (it panicked).
+    #[error("search thread failed: {0}")]
+    Thread(String),
     /// `finish` was called before the root was ever evaluated.
     #[error("the root has not been evaluated yet: apply at least one batch before finishing")]
     RootNotEvaluated,

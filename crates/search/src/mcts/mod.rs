@@ -46,7 +46,8 @@ pub use error::SearchError;
 pub use leaf::LeafRequest;
 pub use policies::{choose_by_visits, gumbel_policy, puct_policy};
 pub use result::{ChildStats, SearchResult};
-pub use search::Search;
+pub use search::{LeafBatch, Search};
+pub use tree::Proof;
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,7 @@ use super::qtransforms::{QTransform, completed_sigma_q, improved_policy, logit};
 use super::result::{ChildStats, SearchResult};
 use super::search::Search;
 use super::seq_halving::{considered_visit, score_considered};
-use super::tree::{NodeId, NodeState, Tree};
+use super::tree::{NodeId, NodeState, Proof, Tree};
 use crate::evaluator::Evaluator;
 use rand::Rng;
 use shashki_rules::{Game, Move};
@@ -136,7 +136,7 @@ pub(crate) fn select_child(
     root: Option<&RootContext<'_>>,
     scratch: &mut Scratch,
 ) -> usize {
-    match (config.algorithm, root) {
+    let chosen = match (config.algorithm, root) {
         (Algorithm::Puct, _) => puct_child(tree, node, config, root.is_some()),
         (Algorithm::Gumbel, Some(ctx)) => gumbel_root_child(tree, node, config, ctx, scratch),
         (Algorithm::Gumbel, None) => {
@@ -145,7 +145,30 @@ pub(crate) fn select_child(
             improved_policy(&scratch.priors, &scratch.sigma, &mut scratch.policy);
             gumbel_interior_select(&scratch.policy, &scratch.visits)
         }
+    };
+    avoid_proven_loss(tree, node, chosen)
+}
+
+/// True if the child behind edge `i` of `node` is proven won for its own
+/// mover, i.e. lost for the mover at `node`.
+fn proven_lost(tree: &Tree, node: NodeId, i: usize) -> bool {
+    tree.edges(node)[i]
+        .child()
+        .is_some_and(|c| matches!(tree.node(c).proof(), Proof::Win(_)))
+}
+
+/// `chosen`, unless its move is proven lost and another is not: then the
+/// other move with the highest prior (the solver never walks into a proven
+/// loss while a move with a chance exists).
+fn avoid_proven_loss(tree: &Tree, node: NodeId, chosen: usize) -> usize {
+    if !proven_lost(tree, node, chosen) {
+        return chosen;
     }
+    let edges = tree.edges(node);
+    (0..edges.len())
+        .filter(|&i| !proven_lost(tree, node, i))
+        .max_by(|&a, &b| edges[a].prior().total_cmp(&edges[b].prior()))
+        .unwrap_or(chosen)
 }
 
 fn puct_child(tree: &Tree, node: NodeId, config: &SearchConfig, is_root: bool) -> usize {
@@ -173,7 +196,11 @@ fn puct_child(tree: &Tree, node: NodeId, config: &SearchConfig, is_root: bool) -
             PuctChild {
                 prior: edge.prior(),
                 visits: child.visits_with_in_flight() as f32,
-                q: child.q_from_parent(vl),
+                // A move proven lost is never chosen while another exists.
+                q: match child.proof() {
+                    Proof::Win(_) => f32::NEG_INFINITY,
+                    _ => child.q_from_parent(vl),
+                },
             }
         }
     });
@@ -337,12 +364,13 @@ pub(crate) fn build_result<R: Rng + ?Sized>(
         simulations,
         full_search,
         children,
+        proof: Proof::Unknown,
     }
 }
 
 /// The chosen root move, then the most visited line below it (ties to the
 /// better value).
-fn principal_variation(tree: &Tree, first: usize) -> Vec<Move> {
+pub(crate) fn principal_variation(tree: &Tree, first: usize) -> Vec<Move> {
     let mut pv = vec![*tree.edges(Tree::ROOT)[first].mv()];
     let mut node = tree.edges(Tree::ROOT)[first].child();
     while let Some(id) = node {

@@ -1,5 +1,6 @@
 //! What a search returns.
 
+use super::tree::Proof;
 use crate::evaluator::Wdl;
 use shashki_rules::Move;
 
@@ -47,4 +48,7 @@ pub struct SearchResult {
     pub full_search: bool,
     /// Per root move statistics, in generator order.
     pub children: Vec<ChildStats>,
+    /// The root's value if the solver proved it (terminal results
+    /// propagated up the tree); then `best_move` follows the proof.
+    pub proof: Proof,
 }

@@ -25,7 +25,7 @@ use super::leaf::{LeafRequest, NO_EDGE};
 use super::noise;
 use super::policies::{self, RootContext, Scratch};
 use super::result::SearchResult;
-use super::tree::{NodeId, NodeState, Tree};
+use super::tree::{NodeId, NodeState, Proof, Tree};
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator, Wdl};
 use rand::Rng;
 use shashki_rules::{Color, Game, GameResult, Move, MoveList, Outcome, PathMode};
@@ -72,6 +72,8 @@ pub struct Search {
     // Reused buffers.
     leaves: Vec<LeafRequest>,
     num_pending: usize,
+    /// Leaves handed out by `take_batch` and not yet applied or abandoned.
+    outstanding: usize,
     collision_nodes: Vec<NodeId>,
     collision_lens: Vec<u32>,
     priors_buf: Vec<f32>,
@@ -79,6 +81,30 @@ pub struct Search {
     scratch: Scratch,
     evals: Vec<Evaluation>,
     requests: Vec<EvalRequest<'static>>,
+}
+
+/// Leaves handed out by [`Search::take_batch`], to be evaluated outside the
+/// search's lock and given back with [`Search::apply_batch`].
+#[derive(Debug, Default)]
+pub struct LeafBatch {
+    leaves: Vec<LeafRequest>,
+}
+
+impl LeafBatch {
+    /// The leaves, in the order their evaluations must follow.
+    pub fn leaves(&self) -> &[LeafRequest] {
+        &self.leaves
+    }
+
+    /// Number of leaves.
+    pub fn len(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// True if the batch holds no leaf.
+    pub fn is_empty(&self) -> bool {
+        self.leaves.is_empty()
+    }
 }
 
 /// A move list kept for generation (boxed: it is 6 KB).
@@ -131,6 +157,7 @@ impl Search {
             num_considered: 0,
             leaves: Vec::new(),
             num_pending: 0,
+            outstanding: 0,
             collision_nodes: Vec::new(),
             collision_lens: Vec::new(),
             priors_buf: Vec::new(),
@@ -231,14 +258,20 @@ impl Search {
     }
 
     /// True when the current search has spent its budget (or has nothing to
-    /// decide: a single legal move once the root is evaluated, or the tree
-    /// reached `max_tree_nodes`).
+    /// decide: a single legal move once the root is evaluated, a root whose
+    /// value the solver proved, or a tree that reached `max_tree_nodes`).
     pub fn done(&self) -> bool {
         self.started
             && self.root_state() == NodeState::Expanded
             && (self.root_moves <= 1
                 || self.simulations >= self.budget
+                || self.root_proof().is_proven()
                 || self.tree.len() >= self.config.max_tree_nodes as usize)
+    }
+
+    /// The root's value as proven by the solver so far.
+    pub fn root_proof(&self) -> Proof {
+        self.tree.node(Tree::ROOT).proof()
     }
 
     /// Leaves waiting for `apply`.
@@ -246,17 +279,23 @@ impl Search {
         &self.leaves[..self.num_pending]
     }
 
-    /// Descends up to `max_leaves` times (virtual loss spreads the descents)
-    /// and returns the new leaves to evaluate. Terminal nodes met on the way
-    /// are scored at once and count as simulations. Returns the pending
-    /// leaves unchanged if the last batch was not applied yet, and nothing
-    /// before `begin` or once `done`.
+    /// Descends until `max_leaves` new leaves are found (virtual loss
+    /// spreads the descents) and returns them for evaluation. Terminal and
+    /// proven nodes met on the way are scored at once and count as
+    /// simulations; at most `4 * max_leaves + 64` descents are made per
+    /// call, so a call returns quickly (possibly with no leaf) even when
+    /// every line ends in a known result, and its caller can look at the
+    /// clock. Returns the pending leaves unchanged if the last batch was not
+    /// applied yet, and nothing before `begin` or once `done`.
     pub fn select_leaves(&mut self, max_leaves: usize) -> &[LeafRequest] {
         if !self.started || self.num_pending > 0 {
             return self.pending();
         }
         let mut collisions = 0;
-        while self.num_pending < max_leaves && !self.done() {
+        let mut descents = 0;
+        let max_descents = 4 * max_leaves + 64;
+        while self.num_pending < max_leaves && !self.done() && descents < max_descents {
+            descents += 1;
             let root_state = self.root_state();
             if root_state == NodeState::Pending {
                 break;
@@ -290,13 +329,68 @@ impl Search {
     /// the tree. Priors are renormalised (uniform if unusable) and W/D/L
     /// sanitised, so a sloppy evaluator cannot corrupt the statistics.
     pub fn apply(&mut self, evals: &[Evaluation]) -> Result<(), SearchError> {
-        if evals.len() != self.num_pending {
+        let mut leaves = std::mem::take(&mut self.leaves);
+        let applied = self.apply_leaves(&leaves[..self.num_pending], evals);
+        if applied.is_ok() {
+            self.num_pending = 0;
+        }
+        std::mem::swap(&mut self.leaves, &mut leaves);
+        applied
+    }
+
+    /// Selects up to `max_leaves` leaves (as [`Search::select_leaves`]) and
+    /// hands them out as a batch of their own, so that several batches can
+    /// be evaluated at once (by several threads sharing this search behind a
+    /// lock) while their virtual losses steer the next selections apart.
+    /// Every batch must come back through [`Search::apply_batch`] or
+    /// [`Search::abandon_batch`] before `finish`.
+    pub fn take_batch(&mut self, max_leaves: usize) -> LeafBatch {
+        let n = self.select_leaves(max_leaves).len();
+        let leaves: Vec<LeafRequest> = self.leaves.drain(..n).collect();
+        self.num_pending = 0;
+        self.outstanding += n;
+        LeafBatch { leaves }
+    }
+
+    /// Feeds the evaluations of a batch from [`Search::take_batch`] (same
+    /// order) back into the tree.
+    pub fn apply_batch(
+        &mut self,
+        batch: LeafBatch,
+        evals: &[Evaluation],
+    ) -> Result<(), SearchError> {
+        self.outstanding -= batch.leaves.len();
+        let applied = self.apply_leaves(&batch.leaves, evals);
+        if applied.is_err() {
+            self.forget_leaves(&batch.leaves);
+        }
+        applied
+    }
+
+    /// Gives back a batch from [`Search::take_batch`] without evaluations
+    /// (its virtual losses and pending marks are removed).
+    pub fn abandon_batch(&mut self, batch: LeafBatch) {
+        self.outstanding -= batch.leaves.len();
+        self.forget_leaves(&batch.leaves);
+    }
+
+    /// Leaves handed out by `take_batch` and not yet given back.
+    pub fn outstanding(&self) -> usize {
+        self.outstanding
+    }
+
+    fn apply_leaves(
+        &mut self,
+        leaves: &[LeafRequest],
+        evals: &[Evaluation],
+    ) -> Result<(), SearchError> {
+        if evals.len() != leaves.len() {
             return Err(SearchError::EvaluationCount {
-                expected: self.num_pending,
+                expected: leaves.len(),
                 got: evals.len(),
             });
         }
-        for (index, (leaf, eval)) in self.leaves.iter().zip(evals).enumerate() {
+        for (index, (leaf, eval)) in leaves.iter().zip(evals).enumerate() {
             if eval.priors.len() != leaf.moves.len() {
                 return Err(SearchError::PriorCount {
                     index,
@@ -306,7 +400,7 @@ impl Search {
             }
         }
         let mut root_expanded = false;
-        for (leaf, eval) in self.leaves[..self.num_pending].iter().zip(evals) {
+        for (leaf, eval) in leaves.iter().zip(evals) {
             normalised_priors(&eval.priors, &mut self.priors_buf);
             let wdl = sanitised_wdl(eval.wdl);
             self.tree
@@ -323,7 +417,6 @@ impl Search {
                 }
             }
         }
-        self.num_pending = 0;
         if root_expanded {
             self.apply_root_noise();
         }
@@ -345,7 +438,7 @@ impl Search {
             num_considered: self.num_considered,
             budget: self.budget as usize,
         };
-        Ok(policies::build_result(
+        let mut result = policies::build_result(
             &self.tree,
             &self.config,
             &ctx,
@@ -355,7 +448,19 @@ impl Search {
             self.full_search && self.root_moves > 1,
             &mut self.scratch,
             rng,
-        ))
+        );
+        let edges = self.tree.edges(Tree::ROOT);
+        let chosen = edges
+            .iter()
+            .position(|e| *e.mv() == result.best_move)
+            .unwrap_or(0);
+        let best = solver_choice(&self.tree, chosen);
+        if best != chosen {
+            result.best_move = *edges[best].mv();
+            result.principal_variation = policies::principal_variation(&self.tree, best);
+        }
+        result.proof = self.root_proof();
+        Ok(result)
     }
 
     /// Runs a whole search against `evaluator`, gathering
@@ -471,6 +576,15 @@ impl Search {
         let mut node = Tree::ROOT;
         let mut plies = 0;
         let found = loop {
+            let proof = self.tree.node(node).proof();
+            if node != Tree::ROOT
+                && let Some(wdl) = proof.wdl()
+            {
+                // Terminal or solved: its exact value, no evaluation needed.
+                self.tree.backup(&leaf.path, wdl, false);
+                self.tree.propagate_proofs(&leaf.path);
+                break Descent::Terminal;
+            }
             match self.tree.node(node).state() {
                 NodeState::Terminal => {
                     let wdl = self.tree.node(node).eval();
@@ -551,14 +665,21 @@ impl Search {
 
     /// Forgets pending leaves (their virtual loss and pending marks).
     fn abandon_pending(&mut self) {
-        for leaf in &self.leaves[..self.num_pending] {
+        let leaves = std::mem::take(&mut self.leaves);
+        self.forget_leaves(&leaves[..self.num_pending]);
+        self.leaves = leaves;
+        self.num_pending = 0;
+    }
+
+    /// Removes the virtual losses and pending marks of `leaves`.
+    fn forget_leaves(&mut self, leaves: &[LeafRequest]) {
+        for leaf in leaves {
             self.tree.remove_in_flight(&leaf.path);
             self.tree.unset_pending(leaf.node);
             if leaf.node != Tree::ROOT {
                 self.pending_below_root -= 1;
             }
         }
-        self.num_pending = 0;
     }
 
     /// Mixes the drawn Dirichlet noise into the (expanded) root's priors,
@@ -597,6 +718,43 @@ impl Search {
             }
         }
         self.noise_applied = false;
+    }
+}
+
+/// The root move to play given the solver's proofs, overriding `chosen`
+/// (the visit-count choice) where proofs know better: the shortest proven
+/// win, the longest resistance in a proven loss, a drawing move in a proven
+/// draw, and never a move proven lost while another exists.
+fn solver_choice(tree: &Tree, chosen: usize) -> usize {
+    let edges = tree.edges(Tree::ROOT);
+    let proof_of = |i: usize| {
+        edges[i]
+            .child()
+            .map_or(Proof::Unknown, |c| tree.node(c).proof())
+    };
+    let visits_of = |i: usize| edges[i].child().map_or(0, |c| tree.node(c).visits());
+    let most_visited_where = |keep: &dyn Fn(Proof) -> bool| {
+        (0..edges.len())
+            .filter(|&i| keep(proof_of(i)))
+            .max_by_key(|&i| (visits_of(i), std::cmp::Reverse(i)))
+    };
+    match tree.node(Tree::ROOT).proof() {
+        // The child is lost for its mover in n - 1 plies.
+        Proof::Win(n) => (0..edges.len())
+            .find(|&i| proof_of(i) == Proof::Loss(n.saturating_sub(1)))
+            .unwrap_or(chosen),
+        Proof::Loss(_) => (0..edges.len())
+            .max_by_key(|&i| match proof_of(i) {
+                Proof::Win(m) => (m, std::cmp::Reverse(i)),
+                _ => (0, std::cmp::Reverse(i)),
+            })
+            .unwrap_or(chosen),
+        Proof::Draw if proof_of(chosen) == Proof::Draw => chosen,
+        Proof::Draw => most_visited_where(&|p| p == Proof::Draw).unwrap_or(chosen),
+        Proof::Unknown if matches!(proof_of(chosen), Proof::Win(_)) => {
+            most_visited_where(&|p| !matches!(p, Proof::Win(_))).unwrap_or(chosen)
+        }
+        Proof::Unknown => chosen,
     }
 }
 

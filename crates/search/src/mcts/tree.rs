@@ -27,6 +27,51 @@ pub enum NodeState {
     Terminal,
 }
 
+/// A game-theoretic value proven by the search (MCTS-solver), from the
+/// node's side to move: the game ends in a win, a loss or a draw under best
+/// play, with the number of plies to the end for wins and losses (the
+/// winner takes the shortest line, the loser the longest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Proof {
+    /// Not proven.
+    #[default]
+    Unknown,
+    /// The side to move wins in this many plies.
+    Win(u32),
+    /// The side to move loses in this many plies.
+    Loss(u32),
+    /// A draw (by a draw rule or by best play).
+    Draw,
+}
+
+impl Proof {
+    /// The exact W/D/L of a proven value.
+    pub fn wdl(self) -> Option<Wdl> {
+        match self {
+            Proof::Unknown => None,
+            Proof::Win(_) => Some(Wdl::WIN),
+            Proof::Loss(_) => Some(Wdl::LOSS),
+            Proof::Draw => Some(Wdl::DRAW),
+        }
+    }
+
+    /// True unless unknown.
+    pub fn is_proven(self) -> bool {
+        self != Proof::Unknown
+    }
+
+    /// The proof of a terminal position from the arbiter's verdict.
+    fn of_terminal(wdl: Wdl) -> Proof {
+        if wdl.win >= 1.0 {
+            Proof::Win(0)
+        } else if wdl.loss >= 1.0 {
+            Proof::Loss(0)
+        } else {
+            Proof::Draw
+        }
+    }
+}
+
 /// One position in the tree.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
@@ -39,6 +84,8 @@ pub struct Node {
     eval: Wdl,
     /// Sums of backed-up win, draw and loss probabilities.
     sum: [f64; 3],
+    /// The value proven by the solver, if any.
+    proof: Proof,
 }
 
 impl Node {
@@ -51,6 +98,7 @@ impl Node {
             state: NodeState::Unexpanded,
             eval: Wdl::default(),
             sum: [0.0; 3],
+            proof: Proof::Unknown,
         }
     }
 
@@ -84,9 +132,18 @@ impl Node {
         self.eval
     }
 
+    /// The value proven by the solver (terminal positions included).
+    #[inline]
+    pub fn proof(&self) -> Proof {
+        self.proof
+    }
+
     /// Mean backed-up W/D/L from this node's side to move (the raw
-    /// evaluation before any visit).
+    /// evaluation before any visit; the exact value once proven).
     pub fn wdl(&self) -> Wdl {
+        if let Some(exact) = self.proof.wdl() {
+            return exact;
+        }
         if self.visits == 0 {
             return self.eval;
         }
@@ -98,9 +155,13 @@ impl Node {
         }
     }
 
-    /// Mean value (win minus loss) from this node's side to move.
+    /// Mean value (win minus loss) from this node's side to move (exact
+    /// once proven).
     #[inline]
     pub fn value(&self) -> f32 {
+        if let Some(exact) = self.proof.wdl() {
+            return exact.value();
+        }
         if self.visits == 0 {
             return self.eval.value();
         }
@@ -108,9 +169,13 @@ impl Node {
     }
 
     /// Value seen from the parent (flipped), with each in-flight descent
-    /// counted as `virtual_loss` lost visits for the parent's mover.
+    /// counted as `virtual_loss` lost visits for the parent's mover; the
+    /// exact value once proven.
     #[inline]
     pub fn q_from_parent(&self, virtual_loss: f32) -> f32 {
+        if let Some(exact) = self.proof.wdl() {
+            return -exact.value();
+        }
         let vl = virtual_loss * self.in_flight as f32;
         let n = self.visits as f32 + vl;
         if n <= 0.0 {
@@ -240,6 +305,57 @@ impl Tree {
         let node = &mut self.nodes[id as usize];
         node.state = NodeState::Terminal;
         node.eval = wdl;
+        node.proof = Proof::of_terminal(wdl);
+    }
+
+    /// Sets a node's proven value from outside the game rules (an endgame
+    /// table): the node then counts as solved, like a terminal one.
+    pub fn set_proof(&mut self, id: NodeId, proof: Proof) {
+        self.nodes[id as usize].proof = proof;
+    }
+
+    /// The proof of an expanded node from its children's: a child lost for
+    /// its mover wins (shortest first); all children proven and won for
+    /// their movers loses (longest); all proven with a draw among them draws.
+    fn proof_from_children(&self, id: NodeId) -> Proof {
+        let node = &self.nodes[id as usize];
+        if node.state != NodeState::Expanded {
+            return node.proof;
+        }
+        let mut all_proven = true;
+        let mut any_draw = false;
+        let mut shortest_win: Option<u32> = None;
+        let mut longest_loss = 0;
+        for edge in self.edges(id) {
+            let child = edge.child().map_or(Proof::Unknown, |c| self.node(c).proof);
+            match child {
+                Proof::Unknown => all_proven = false,
+                Proof::Loss(n) => {
+                    shortest_win = Some(shortest_win.map_or(n + 1, |w| w.min(n + 1)));
+                }
+                Proof::Draw => any_draw = true,
+                Proof::Win(n) => longest_loss = longest_loss.max(n + 1),
+            }
+        }
+        match shortest_win {
+            Some(plies) => Proof::Win(plies),
+            None if !all_proven => Proof::Unknown,
+            None if any_draw => Proof::Draw,
+            None => Proof::Loss(longest_loss),
+        }
+    }
+
+    /// Propagates proofs up `path` (root first) after its last node was
+    /// proven: each ancestor is re-judged from its children, stopping at the
+    /// first whose proof does not change.
+    pub fn propagate_proofs(&mut self, path: &[NodeId]) {
+        for &id in path.iter().rev().skip(1) {
+            let proof = self.proof_from_children(id);
+            if proof == self.nodes[id as usize].proof {
+                break;
+            }
+            self.nodes[id as usize].proof = proof;
+        }
     }
 
     /// Marks a node as awaiting its evaluation.

@@ -31,8 +31,11 @@ pub enum Command {
         /// Moves played from it, in any notation the rules crate reads.
         moves: Vec<String>,
     },
-    /// `go [depth N] [nodes N] [movetime MS]`: search and answer `bestmove`.
+    /// `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS]
+    /// [binc MS] [movestogo N] [infinite]`: search and answer `bestmove`.
     Go(SearchLimits),
+    /// `stop`: end the running search; it answers `bestmove` at once.
+    Stop,
     /// `quit`: the engine exits.
     Quit,
 }
@@ -73,6 +76,7 @@ impl Command {
             "isready" => no_arguments(Command::IsReady),
             "newgame" => no_arguments(Command::NewGame),
             "quit" => no_arguments(Command::Quit),
+            "stop" => no_arguments(Command::Stop),
             "position" => Command::parse_position(&rest),
             "go" => Command::parse_go(&rest),
             other => Err(ProtocolError::new(format!("unknown command {other:?}"))),
@@ -116,16 +120,24 @@ impl Command {
         let mut limits = SearchLimits::default();
         let mut tokens = args.iter().copied();
         while let Some(keyword) = tokens.next() {
+            let mut millis = || -> Result<Option<Duration>, ProtocolError> {
+                let ms: u64 = parse_number(keyword, tokens.next())?;
+                Ok(Some(Duration::from_millis(ms)))
+            };
             match keyword {
+                "movetime" => limits.movetime = millis()?,
+                "wtime" => limits.wtime = millis()?,
+                "btime" => limits.btime = millis()?,
+                "winc" => limits.winc = millis()?,
+                "binc" => limits.binc = millis()?,
                 "depth" => limits.depth = Some(parse_number(keyword, tokens.next())?),
                 "nodes" => limits.nodes = Some(parse_number(keyword, tokens.next())?),
-                "movetime" => {
-                    let ms: u64 = parse_number(keyword, tokens.next())?;
-                    limits.movetime = Some(Duration::from_millis(ms));
-                }
+                "movestogo" => limits.movestogo = Some(parse_number(keyword, tokens.next())?),
+                "infinite" => limits.infinite = true,
                 other => {
                     return Err(ProtocolError::new(format!(
-                        "go: unknown limit {other:?} (expected depth, nodes or movetime)"
+                        "go: unknown limit {other:?} (expected depth, nodes, movetime, \
+                         wtime, btime, winc, binc, movestogo or infinite)"
                     )));
                 }
             }
@@ -156,6 +168,7 @@ impl fmt::Display for Command {
             Command::IsReady => f.write_str("isready"),
             Command::NewGame => f.write_str("newgame"),
             Command::Quit => f.write_str("quit"),
+            Command::Stop => f.write_str("stop"),
             Command::Position { start, moves } => {
                 match start {
                     StartPosition::StartPos => f.write_str("position startpos")?,
@@ -174,8 +187,23 @@ impl fmt::Display for Command {
                 if let Some(nodes) = limits.nodes {
                     write!(f, " nodes {nodes}")?;
                 }
-                if let Some(time) = limits.movetime {
-                    write!(f, " movetime {}", time.as_millis())?;
+                let times = [
+                    ("movetime", limits.movetime),
+                    ("wtime", limits.wtime),
+                    ("btime", limits.btime),
+                    ("winc", limits.winc),
+                    ("binc", limits.binc),
+                ];
+                for (key, time) in times {
+                    if let Some(time) = time {
+                        write!(f, " {key} {}", time.as_millis())?;
+                    }
+                }
+                if let Some(moves) = limits.movestogo {
+                    write!(f, " movestogo {moves}")?;
+                }
+                if limits.infinite {
+                    f.write_str(" infinite")?;
                 }
                 Ok(())
             }
@@ -211,10 +239,26 @@ mod tests {
             Command::parse("go depth 6 movetime 250").unwrap(),
             Command::Go(SearchLimits {
                 depth: Some(6),
-                nodes: None,
                 movetime: Some(Duration::from_millis(250)),
+                ..SearchLimits::default()
             })
         );
+        assert_eq!(
+            Command::parse("go wtime 60000 btime 59000 winc 1000 binc 500 movestogo 20").unwrap(),
+            Command::Go(SearchLimits {
+                wtime: Some(Duration::from_millis(60_000)),
+                btime: Some(Duration::from_millis(59_000)),
+                winc: Some(Duration::from_millis(1_000)),
+                binc: Some(Duration::from_millis(500)),
+                movestogo: Some(20),
+                ..SearchLimits::default()
+            })
+        );
+        assert_eq!(
+            Command::parse("go infinite").unwrap(),
+            Command::Go(SearchLimits::infinite())
+        );
+        assert_eq!(Command::parse("stop").unwrap(), Command::Stop);
         assert_eq!(
             Command::parse("go").unwrap(),
             Command::Go(SearchLimits::default())
@@ -255,7 +299,14 @@ mod tests {
                 depth: Some(3),
                 nodes: Some(1000),
                 movetime: Some(Duration::from_millis(20)),
+                ..SearchLimits::default()
             }),
+            Command::Go(SearchLimits::clock(
+                (Duration::from_millis(5000), Duration::from_millis(100)),
+                (Duration::from_millis(4000), Duration::ZERO),
+            )),
+            Command::Go(SearchLimits::infinite()),
+            Command::Stop,
         ] {
             assert_eq!(Command::parse(&command.to_string()).unwrap(), command);
         }

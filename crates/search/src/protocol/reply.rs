@@ -59,6 +59,10 @@ impl Info {
                     info.score = Some(match kind {
                         "cp" => Score::Centi(text.parse().map_err(|_| bad())?),
                         "mate" => Score::Mate(text.parse().map_err(|_| bad())?),
+                        "value" if tokens.get(i + 3) == Some(&"proven") => {
+                            i += 1;
+                            Score::ProvenDraw
+                        }
                         "value" => Score::Value(text.parse().map_err(|_| bad())?),
                         other => {
                             return Err(ProtocolError::new(format!(
@@ -186,6 +190,12 @@ mod tests {
             }),
             Reply::Info(Info {
                 score: Some(Score::Value(0.25)),
+                ..Info::default()
+            }),
+            Reply::Info(Info {
+                score: Some(Score::ProvenDraw),
+                nodes: Some(9),
+                pv: vec!["a1-b2".into()],
                 ..Info::default()
             }),
         ] {

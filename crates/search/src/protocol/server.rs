@@ -1,11 +1,20 @@
 //! The engine side of the protocol: reads commands, keeps the game, runs the
 //! engine and writes replies.
+//!
+//! The search runs on a thread of its own while this side keeps reading, so
+//! `stop` ends a search at once and `isready` is answered during one, as
+//! UCI engines do. A line reader thread feeds the commands in order.
 
 use super::command::{Command, StartPosition};
 use super::reply::{Info, Reply};
 use crate::engine::Engine;
+use crate::limits::{SearchLimits, StopHandle};
 use shashki_rules::{Game, Move, Position};
 use std::io::{self, BufRead, Write};
+use std::sync::Mutex;
+use std::sync::mpsc;
+use std::thread::{Scope, ScopedJoinHandle};
+use std::time::Duration;
 
 /// Whether the session goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,8 +47,9 @@ impl<'e> EngineServer<'e> {
         &self.game
     }
 
-    /// Handles one input line, writing its replies (flushed) to `out`.
-    /// Protocol errors become `error ...` replies; only I/O errors fail.
+    /// Handles one input line, writing its replies (flushed) to `out`; a
+    /// `go` searches to its end on this thread. Protocol errors become
+    /// `error ...` replies; only I/O errors fail.
     pub fn handle_line(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Flow> {
         if line.trim().is_empty() {
             return Ok(Flow::Continue);
@@ -49,47 +59,112 @@ impl<'e> EngineServer<'e> {
                 send(out, &Reply::Error(err.message))?;
                 Flow::Continue
             }
-            Ok(command) => self.run(command, out)?,
+            Ok(Command::Go(limits)) => {
+                let stop = self.engine.stop_handle();
+                if let Some(stop) = &stop {
+                    stop.reset();
+                }
+                let mut out: &mut dyn Write = out;
+                let writer = Mutex::new(&mut out);
+                search_and_answer(
+                    &mut *self.engine,
+                    &self.game,
+                    &limits,
+                    &writer,
+                    stop.as_ref(),
+                )?;
+                Flow::Continue
+            }
+            Ok(command) => {
+                let mut writer = out;
+                self.run(command, &mut writer)?
+            }
         };
-        out.flush()?;
         Ok(flow)
     }
 
     fn run(&mut self, command: Command, out: &mut dyn Write) -> io::Result<Flow> {
-        match command {
-            Command::Name => send(out, &Reply::Name(self.name.clone()))?,
-            Command::IsReady => send(out, &Reply::ReadyOk)?,
-            Command::NewGame => {
-                self.engine.new_game();
-                self.game = Game::new(Position::startpos());
-            }
-            Command::Position { start, moves } => match build_game(&start, &moves) {
-                Ok(game) => self.game = game,
-                // The previous position stays in force.
-                Err(message) => send(out, &Reply::Error(message))?,
-            },
-            Command::Go(limits) => {
-                let best = if self.game.legal_moves().is_empty() {
-                    None
-                } else {
-                    let mut write_error = None;
-                    let report = self.engine.go(&self.game, &limits, &mut |progress| {
-                        let line = Reply::Info(Info::from_report(progress));
-                        if let Err(err) = send(out, &line).and_then(|_| out.flush()) {
-                            write_error.get_or_insert(err);
-                        }
-                    });
-                    if let Some(err) = write_error {
-                        return Err(err);
-                    }
-                    report.best_move
-                };
-                send(out, &Reply::BestMove(best.map(|m: Move| m.to_string())))?;
-            }
-            Command::Quit => return Ok(Flow::Quit),
-        }
-        Ok(Flow::Continue)
+        respond(&mut *self.engine, &mut self.game, &self.name, command, out)
     }
+}
+
+/// Answers every command but `go` (which the caller runs).
+fn respond(
+    engine: &mut dyn Engine,
+    game: &mut Game,
+    name: &str,
+    command: Command,
+    out: &mut dyn Write,
+) -> io::Result<Flow> {
+    match command {
+        Command::Name => send(out, &Reply::Name(name.to_string()))?,
+        Command::IsReady => send(out, &Reply::ReadyOk)?,
+        Command::NewGame => {
+            engine.new_game();
+            *game = Game::new(Position::startpos());
+        }
+        Command::Position { start, moves } => match build_game(&start, &moves) {
+            Ok(built) => *game = built,
+            // The previous position stays in force.
+            Err(message) => send(out, &Reply::Error(message))?,
+        },
+        // Nothing is running: nothing to stop.
+        Command::Stop => {}
+        Command::Go(_) => unreachable!("go is handled by the caller"),
+        Command::Quit => return Ok(Flow::Quit),
+    }
+    out.flush()?;
+    Ok(Flow::Continue)
+}
+
+/// Runs one search and writes its `info` lines and `bestmove` to `out`. With
+/// `infinite`, `bestmove` waits for `stop` even if the search ended sooner
+/// (a proven root); an engine without a stop handle refuses `infinite`.
+fn search_and_answer<W: Write>(
+    engine: &mut dyn Engine,
+    game: &Game,
+    limits: &SearchLimits,
+    out: &Mutex<&mut W>,
+    stop: Option<&StopHandle>,
+) -> io::Result<()> {
+    let lock = || out.lock().unwrap_or_else(|e| e.into_inner());
+    if limits.infinite && stop.is_none() {
+        let mut out = lock();
+        send(
+            &mut **out,
+            &Reply::Error("go infinite: this engine cannot be stopped".into()),
+        )?;
+        return out.flush();
+    }
+    let best = if game.legal_moves().is_empty() {
+        None
+    } else {
+        let mut write_error = None;
+        let report = engine.go(game, limits, &mut |progress| {
+            let mut out = lock();
+            let line = Reply::Info(Info::from_report(progress));
+            if let Err(err) = send(&mut **out, &line).and_then(|_| out.flush()) {
+                write_error.get_or_insert(err);
+            }
+        });
+        if let Some(err) = write_error {
+            return Err(err);
+        }
+        report.best_move
+    };
+    if limits.infinite
+        && let Some(stop) = stop
+    {
+        while !stop.is_stopped() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    let mut out = lock();
+    send(
+        &mut **out,
+        &Reply::BestMove(best.map(|m: Move| m.to_string())),
+    )?;
+    out.flush()
 }
 
 fn send(out: &mut dyn Write, reply: &Reply) -> io::Result<()> {
@@ -119,31 +194,168 @@ fn build_game(start: &StartPosition, moves: &[String]) -> Result<Game, String> {
     Ok(game)
 }
 
-/// Runs a whole session: reads lines from `input` until `quit` or end of
-/// input, answering on `output`. Lines that are not UTF-8 get an error reply.
-pub fn serve(
-    engine: &mut dyn Engine,
-    name: &str,
-    mut input: impl BufRead,
-    mut output: impl Write,
-) -> io::Result<()> {
-    let mut server = EngineServer::new(engine, name);
+/// One input line as the reader thread passes it on.
+enum Input {
+    Line(String),
+    NotUtf8,
+}
+
+/// Reads lines into `lines` until the end of input, a read error or `quit`
+/// (after which nothing is read).
+fn read_lines(mut input: impl BufRead, lines: mpsc::Sender<Input>) {
     let mut buffer = Vec::new();
     loop {
         buffer.clear();
-        if input.read_until(b'\n', &mut buffer)? == 0 {
-            return Ok(());
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
         }
-        let flow = match std::str::from_utf8(&buffer) {
-            Ok(line) => server.handle_line(line, &mut output)?,
-            Err(_) => {
-                send(&mut output, &Reply::Error("input line is not UTF-8".into()))?;
-                output.flush()?;
-                Flow::Continue
-            }
+        let item = match std::str::from_utf8(&buffer) {
+            Ok(line) => Input::Line(line.to_string()),
+            Err(_) => Input::NotUtf8,
         };
-        if flow == Flow::Quit {
+        let quit = matches!(&item, Input::Line(l) if l.split_whitespace().next() == Some("quit"));
+        if lines.send(item).is_err() || quit {
+            return;
+        }
+    }
+}
+
+/// A search running on its own thread; it gives the engine back when joined.
+type Running<'scope, 'e> = ScopedJoinHandle<'scope, (&'e mut dyn Engine, io::Result<()>)>;
+
+/// Runs a whole session: reads lines from `input` until `quit` or end of
+/// input, answering on `output`. Lines that are not UTF-8 get an error
+/// reply. At the end of input a running search is finished (an infinite
+/// one stopped) and answered before returning.
+pub fn serve<W: Write + Send>(
+    engine: &mut dyn Engine,
+    name: &str,
+    input: impl BufRead + Send + 'static,
+    mut output: W,
+) -> io::Result<()> {
+    let (sender, lines) = mpsc::channel();
+    // Detached: a reader blocked on an open input must not keep the
+    // session from ending at `quit`.
+    std::thread::spawn(move || read_lines(input, sender));
+    let out = Mutex::new(&mut output);
+    let stop = engine.stop_handle();
+    let mut session = Session {
+        engine: Some(engine),
+        game: Game::new(Position::startpos()),
+        name,
+        stop,
+        infinite: false,
+    };
+    std::thread::scope(|scope| session.run(&lines, &out, scope))
+}
+
+/// The state of [`serve`]: the engine (lent to the search thread while
+/// one runs), the game and the engine's stop handle.
+struct Session<'e, 'n> {
+    engine: Option<&'e mut dyn Engine>,
+    game: Game,
+    name: &'n str,
+    stop: Option<StopHandle>,
+    /// Whether the last search started is `go infinite`.
+    infinite: bool,
+}
+
+impl<'e> Session<'e, '_> {
+    /// The command loop: `go` starts the search on a scoped thread; `stop`,
+    /// `isready` and `quit` act on it at once; any other command waits for
+    /// it to end first.
+    fn run<'scope, W: Write + Send>(
+        &mut self,
+        lines: &mpsc::Receiver<Input>,
+        out: &'scope Mutex<&mut W>,
+        scope: &'scope Scope<'scope, '_>,
+    ) -> io::Result<()>
+    where
+        'e: 'scope,
+    {
+        let lock = || out.lock().unwrap_or_else(|e| e.into_inner());
+        let mut running: Option<Running<'scope, 'e>> = None;
+        loop {
+            let Ok(item) = lines.recv() else {
+                // End of input: finish what runs (stopping an infinite search).
+                if self.infinite {
+                    self.stop_search();
+                }
+                return self.join(&mut running);
+            };
+            let parsed = match item {
+                Input::Line(line) if line.trim().is_empty() => continue,
+                Input::Line(line) => Command::parse(&line).map_err(|e| e.message),
+                Input::NotUtf8 => Err("input line is not UTF-8".to_string()),
+            };
+            let command = match parsed {
+                Ok(command) => command,
+                Err(message) => {
+                    let mut out = lock();
+                    send(&mut **out, &Reply::Error(message))?;
+                    out.flush()?;
+                    continue;
+                }
+            };
+            let searching = running.as_ref().is_some_and(|r| !r.is_finished());
+            match command {
+                Command::Stop | Command::Quit => {
+                    self.stop_search();
+                    self.join(&mut running)?;
+                    if command == Command::Quit {
+                        return Ok(());
+                    }
+                }
+                Command::IsReady if searching => {
+                    let mut out = lock();
+                    send(&mut **out, &Reply::ReadyOk)?;
+                    out.flush()?;
+                }
+                Command::Go(limits) => {
+                    self.join(&mut running)?;
+                    if let Some(stop) = &self.stop {
+                        stop.reset();
+                    }
+                    let engine = self.engine.take().expect("the engine is back after join");
+                    self.infinite = limits.infinite;
+                    let game = self.game.clone();
+                    let stop = self.stop.clone();
+                    running = Some(scope.spawn(move || {
+                        let result = search_and_answer(engine, &game, &limits, out, stop.as_ref());
+                        (engine, result)
+                    }));
+                }
+                command => {
+                    self.join(&mut running)?;
+                    let engine = self
+                        .engine
+                        .as_deref_mut()
+                        .expect("the engine is back after join");
+                    let mut out = lock();
+                    respond(engine, &mut self.game, self.name, command, &mut **out)?;
+                }
+            }
+        }
+    }
+
+    fn stop_search(&self) {
+        if let Some(stop) = &self.stop {
+            stop.stop();
+        }
+    }
+
+    /// Waits for the running search, if any, and takes the engine back.
+    fn join(&mut self, running: &mut Option<Running<'_, 'e>>) -> io::Result<()> {
+        let Some(handle) = running.take() else {
             return Ok(());
+        };
+        match handle.join() {
+            Ok((engine, result)) => {
+                self.engine = Some(engine);
+                result
+            }
+            Err(_) => Err(io::Error::other("the search thread panicked")),
         }
     }
 }
