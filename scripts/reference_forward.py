@@ -41,6 +41,18 @@ def _neighbour(s, d):
 
 
 NB = [[_neighbour(s, d) for d in range(4)] for s in range(32)]
+# Taps of a diag32 convolution: the square, its four one-step diagonal
+# neighbours (up-left, up-right, down-left, down-right), then the four two
+# steps away in the same order; NONE (32) = off the board, a zero row.
+TAP_STEPS = [(0, 0), (-1, 1), (1, 1), (-1, -1), (1, -1), (-2, 2), (2, 2), (-2, -2), (2, -2)]
+
+
+def _tap(s, t):
+    f, r = FILE[s] + TAP_STEPS[t][0], RANK[s] + TAP_STEPS[t][1]
+    return 4 * r + f // 2 if 0 <= f < 8 and 0 <= r < 8 else NONE
+
+
+TAPS = np.array([[_tap(s, t) for t in range(9)] for s in range(32)])
 RANK_1 = 0x0000000F
 RANK_8 = 0xF0000000
 
@@ -251,6 +263,9 @@ class Net:
         if meta["batch_norm"]["folded"]:
             raise ValueError("folded batch norm is not written by this version")
         self.arch = meta["architecture"]
+        self.kind = self.arch.get("kind", "resnet8x8")  # files before kinds: 8x8
+        if self.kind not in ("resnet8x8", "diag32"):
+            raise ValueError(f"network kind {self.kind!r} unsupported")
         self.eps = meta["batch_norm"]["epsilon"]
         self.plies_scale = meta["plies_left_scale"]
         self.horizon = meta["plies_to_draw_horizon"]
@@ -291,6 +306,8 @@ class Net:
         return np.concatenate([flat.mean(axis=2), flat.max(axis=2)], axis=1)
 
     def forward(self, x):
+        if self.kind == "diag32":
+            return self.forward_diag(x)
         relu = lambda a: np.maximum(a, 0.0)
         x = relu(self.bn(self.conv(x, "stem.conv"), "stem.bn"))
         every = self.arch["global_pool_every"]
@@ -307,6 +324,48 @@ class Net:
         policy = gathered.transpose(0, 2, 1).reshape(n, 1024)  # from * 32 + to
         v = relu(self.bn(self.conv(x, "value.conv"), "value.bn"))
         hidden = relu(self.linear(self.pool(v), "value.fc"))
+        wdl = self.linear(hidden, "value.wdl")
+        return policy, wdl
+
+
+    # ------------------------------------------------------------ diag32
+    # Activations are [n, 32 squares, channels]; weights [out, in, taps].
+    def diag_conv(self, x, prefix, bias=False):
+        w = self.t[prefix + ".weight"]
+        taps = w.shape[2]
+        n, _, c = x.shape
+        padded = np.concatenate([x, np.zeros((n, 1, c))], axis=1)
+        gathered = padded[:, TAPS[:, :taps], :]  # [n, 32, taps, c]
+        y = np.einsum("nstc,oct->nso", gathered, w)
+        if bias:
+            y = y + self.t[prefix + ".bias"]
+        return y
+
+    def diag_bn(self, x, prefix):
+        g, b = self.t[prefix + ".gamma"], self.t[prefix + ".beta"]
+        m, v = self.t[prefix + ".running_mean"], self.t[prefix + ".running_var"]
+        return (x - m) * (g / np.sqrt(v + self.eps)) + b
+
+    @staticmethod
+    def diag_pool(x):
+        return np.concatenate([x.mean(axis=1), x.max(axis=1)], axis=1)
+
+    def forward_diag(self, planes):
+        relu = lambda a: np.maximum(a, 0.0)
+        n = planes.shape[0]
+        x = planes.reshape(n, 7, 64)[:, :, CELL].transpose(0, 2, 1)  # [n, 32, 7]
+        x = relu(self.diag_bn(self.diag_conv(x, "stem.conv"), "stem.bn"))
+        every = self.arch["global_pool_every"]
+        for i in range(self.arch["blocks"]):
+            p = f"blocks.{i}."
+            h = relu(self.diag_bn(self.diag_conv(x, p + "conv1"), p + "bn1"))
+            if every > 0 and (i + 1) % every == 0:
+                h = h + self.linear(self.diag_pool(h), p + "pool")[:, None, :]
+            x = relu(self.diag_bn(self.diag_conv(h, p + "conv2"), p + "bn2") + x)
+        p = relu(self.diag_bn(self.diag_conv(x, "policy.conv"), "policy.bn"))
+        policy = self.diag_conv(p, "policy.out", bias=True).reshape(n, 1024)  # [from, to]
+        v = relu(self.diag_bn(self.diag_conv(x, "value.conv"), "value.bn"))
+        hidden = relu(self.linear(self.diag_pool(v), "value.fc"))
         wdl = self.linear(hidden, "value.wdl")
         return policy, wdl
 

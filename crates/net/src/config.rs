@@ -11,6 +11,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct NetConfig {
+    /// Which network: the 8x8 ResNet or the 32-square diagonal net. Files
+    /// written before the kinds existed have no `kind` and are 8x8 nets.
+    pub kind: NetKind,
     /// Residual blocks in the tower (two 3x3 convolutions each).
     pub blocks: usize,
     /// Channels of every tower convolution.
@@ -27,12 +30,47 @@ pub struct NetConfig {
     pub value_hidden: usize,
     /// Whether the net predicts the number of plies left in the game.
     pub plies_left_head: bool,
+    /// `diag32` only: the diagonal convolution also reads the four squares
+    /// two diagonal steps away (where a man lands after a capture), nine
+    /// taps instead of five.
+    pub jump_taps: bool,
+}
+
+/// The network kinds (`[net] kind = "..."`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NetKind {
+    /// A ResNet of 3x3 convolutions over the full 8x8 board (light squares
+    /// included).
+    #[default]
+    #[serde(rename = "resnet8x8")]
+    Resnet8x8,
+    /// A ResNet over the 32 playable squares only, whose convolutions mix
+    /// each square with its diagonal neighbours (see `crate::diag`).
+    #[serde(rename = "diag32")]
+    Diag32,
+}
+
+impl NetKind {
+    /// The name used in config files and `model.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NetKind::Resnet8x8 => "resnet8x8",
+            NetKind::Diag32 => "diag32",
+        }
+    }
+}
+
+impl std::fmt::Display for NetKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Default for NetConfig {
     /// The default CPU net: 6 blocks x 64 channels.
     fn default() -> Self {
         NetConfig {
+            kind: NetKind::Resnet8x8,
             blocks: 6,
             channels: 64,
             global_pool_every: 3,
@@ -40,6 +78,7 @@ impl Default for NetConfig {
             value_channels: 32,
             value_hidden: 128,
             plies_left_head: true,
+            jump_taps: false,
         }
     }
 }
@@ -48,6 +87,7 @@ impl NetConfig {
     /// A tiny net for tests: 2 blocks x 16 channels.
     pub fn tiny() -> NetConfig {
         NetConfig {
+            kind: NetKind::Resnet8x8,
             blocks: 2,
             channels: 16,
             global_pool_every: 2,
@@ -55,11 +95,33 @@ impl NetConfig {
             value_channels: 8,
             value_hidden: 16,
             plies_left_head: true,
+            jump_taps: false,
         }
+    }
+
+    /// The tiny test net as the given kind.
+    pub fn tiny_of(kind: NetKind) -> NetConfig {
+        NetConfig {
+            kind,
+            ..NetConfig::tiny()
+        }
+    }
+
+    /// Taps of each diagonal convolution of a `diag32` net: the square
+    /// itself, its four diagonal neighbours and, with `jump_taps`, the four
+    /// squares two steps away.
+    pub fn diagonal_taps(&self) -> usize {
+        if self.jump_taps { 9 } else { 5 }
     }
 
     /// Checks that every size is usable.
     pub fn validate(&self) -> Result<(), NetError> {
+        if self.jump_taps && self.kind != NetKind::Diag32 {
+            return Err(NetError::Config(format!(
+                "jump_taps applies to kind = \"diag32\" only, this net is {:?}",
+                self.kind.name()
+            )));
+        }
         let positive = [
             ("channels", self.channels),
             ("policy_channels", self.policy_channels),
@@ -123,6 +185,26 @@ mod tests {
                 .contains("channels")
         );
         assert!(NetConfig::default().validate().is_ok());
+    }
+
+    #[test]
+    fn kind_defaults_to_the_8x8_net_and_unknown_kinds_fail() {
+        let old: NetConfig = serde_json::from_str(r#"{"blocks": 4, "channels": 32}"#).unwrap();
+        assert_eq!(old.kind, NetKind::Resnet8x8);
+        let diag: NetConfig = serde_json::from_str(r#"{"kind": "diag32"}"#).unwrap();
+        assert_eq!(diag.kind, NetKind::Diag32);
+        assert!(diag.to_json().contains(r#""kind":"diag32""#));
+        let err = serde_json::from_str::<NetConfig>(r#"{"kind": "diag64"}"#).unwrap_err();
+        assert!(err.to_string().contains("diag64"), "{err}");
+        let jumps_on_8x8 = NetConfig {
+            jump_taps: true,
+            ..NetConfig::default()
+        };
+        let err = jumps_on_8x8.validate().unwrap_err().to_string();
+        assert!(
+            err.contains("jump_taps") && err.contains("resnet8x8"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -1,15 +1,17 @@
 //! The inference network: the same function as [`Net`](crate::Net) with
 //! every batch norm folded into the convolution before it (exact up to
-//! float rounding, and cheaper: one fewer pass over each activation).
+//! float rounding, and cheaper: one fewer pass over each activation), for
+//! either kind (the diagonal net's folding is in `crate::diag_inference`).
 //!
 //! Built from host tensors (a trained [`Net`](crate::Net), a checkpoint or
 //! an exported `model.safetensors`), on any device.
 
-use crate::config::NetConfig;
+use crate::config::{NetConfig, NetKind};
+use crate::diag_inference::FoldedDiag;
 use crate::encoding::{BOARD, INPUT_LEN, INPUT_PLANES};
 use crate::error::NetError;
 use crate::model::{
-    BATCH_NORM_EPSILON, Net, NetOutput, gather_policy, global_pool, host, transpose,
+    BATCH_NORM_EPSILON, Net, NetOutput, check_kind, gather_policy, global_pool, host, transpose,
 };
 use crate::weights::NamedTensor;
 use burn::tensor::activation::relu;
@@ -40,13 +42,13 @@ impl FoldedConv {
 
 /// A fully connected layer, weight `[in, out]`.
 #[derive(Clone, Debug)]
-struct Dense {
+pub(crate) struct Dense {
     weight: Tensor<2>,
     bias: Tensor<1>,
 }
 
 impl Dense {
-    fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+    pub(crate) fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         linear(x, self.weight.clone(), Some(self.bias.clone()))
     }
 }
@@ -58,9 +60,9 @@ struct FoldedBlock {
     conv2: FoldedConv,
 }
 
-/// The folded network, ready for batched inference.
+/// The folded 8x8 net.
 #[derive(Clone, Debug)]
-pub struct InferenceNet {
+struct FoldedBoard {
     stem: FoldedConv,
     blocks: Vec<FoldedBlock>,
     policy_conv: FoldedConv,
@@ -69,28 +71,10 @@ pub struct InferenceNet {
     value_fc: Dense,
     value_wdl: Dense,
     value_plies: Option<Dense>,
-    config: NetConfig,
-    device: Device,
 }
 
-impl InferenceNet {
-    /// Folds a trained network onto `device`.
-    pub fn from_net(net: &Net, device: &Device) -> Result<InferenceNet, NetError> {
-        InferenceNet::from_tensors(net.config(), net.to_tensors()?, device)
-    }
-
-    /// Builds the folded network from the stable named tensors (as
-    /// [`Net::to_tensors`] or `model.safetensors` hold them).
-    pub fn from_tensors(
-        config: &NetConfig,
-        tensors: Vec<NamedTensor>,
-        device: &Device,
-    ) -> Result<InferenceNet, NetError> {
-        config.validate()?;
-        let mut t = Tensors {
-            map: tensors.into_iter().map(|t| (t.name.clone(), t)).collect(),
-            device,
-        };
+impl FoldedBoard {
+    fn build(config: &NetConfig, t: &mut Tensors<'_>) -> Result<FoldedBoard, NetError> {
         let c = config.channels;
         let stem = t.folded_conv("stem.conv", "stem.bn", c, INPUT_PLANES, 3)?;
         let mut blocks = Vec::with_capacity(config.blocks);
@@ -120,14 +104,7 @@ impl InferenceNet {
         } else {
             None
         };
-        if !t.map.is_empty() {
-            let mut names: Vec<&String> = t.map.keys().collect();
-            names.sort();
-            return Err(NetError::Weights(format!(
-                "tensors not used by this architecture: {names:?}"
-            )));
-        }
-        Ok(InferenceNet {
+        Ok(FoldedBoard {
             stem,
             blocks,
             policy_conv,
@@ -136,23 +113,10 @@ impl InferenceNet {
             value_fc,
             value_wdl,
             value_plies,
-            config: config.clone(),
-            device: device.clone(),
         })
     }
 
-    /// The architecture.
-    pub fn config(&self) -> &NetConfig {
-        &self.config
-    }
-
-    /// The device the weights live on.
-    pub fn device(&self) -> &Device {
-        &self.device
-    }
-
-    /// Runs the network on `[n, 7, 8, 8]` inputs.
-    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+    fn forward(&self, input: Tensor<4>) -> NetOutput {
         let x = relu(self.stem.forward(input));
         let x = self.blocks.iter().fold(x, |x, block| {
             let mut h = relu(block.conv1.forward(x.clone()));
@@ -175,6 +139,79 @@ impl InferenceNet {
             policy,
             wdl,
             plies_left,
+        }
+    }
+}
+
+/// The folded layers of either kind.
+#[allow(clippy::large_enum_variant)] // one per evaluator, never in bulk
+#[derive(Clone, Debug)]
+enum Folded {
+    Resnet8x8(FoldedBoard),
+    Diag32(FoldedDiag),
+}
+
+/// The folded network, ready for batched inference.
+#[derive(Clone, Debug)]
+pub struct InferenceNet {
+    folded: Folded,
+    config: NetConfig,
+    device: Device,
+}
+
+impl InferenceNet {
+    /// Folds a trained network onto `device`.
+    pub fn from_net(net: &Net, device: &Device) -> Result<InferenceNet, NetError> {
+        InferenceNet::from_tensors(net.config(), net.to_tensors()?, device)
+    }
+
+    /// Builds the folded network from the stable named tensors (as
+    /// [`Net::to_tensors`] or `model.safetensors` hold them); fails on
+    /// weights of the other kind or a missing, extra or misshapen tensor.
+    pub fn from_tensors(
+        config: &NetConfig,
+        tensors: Vec<NamedTensor>,
+        device: &Device,
+    ) -> Result<InferenceNet, NetError> {
+        config.validate()?;
+        check_kind(config, &tensors)?;
+        let mut t = Tensors {
+            map: tensors.into_iter().map(|t| (t.name.clone(), t)).collect(),
+            device,
+        };
+        let folded = match config.kind {
+            NetKind::Resnet8x8 => Folded::Resnet8x8(FoldedBoard::build(config, &mut t)?),
+            NetKind::Diag32 => Folded::Diag32(FoldedDiag::build(config, &mut t)?),
+        };
+        if !t.map.is_empty() {
+            let mut names: Vec<&String> = t.map.keys().collect();
+            names.sort();
+            return Err(NetError::Weights(format!(
+                "tensors not used by this architecture: {names:?}"
+            )));
+        }
+        Ok(InferenceNet {
+            folded,
+            config: config.clone(),
+            device: device.clone(),
+        })
+    }
+
+    /// The architecture.
+    pub fn config(&self) -> &NetConfig {
+        &self.config
+    }
+
+    /// The device the weights live on.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// Runs the network on `[n, 7, 8, 8]` inputs.
+    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        match &self.folded {
+            Folded::Resnet8x8(net) => net.forward(input),
+            Folded::Diag32(net) => net.forward(input),
         }
     }
 
@@ -207,13 +244,13 @@ pub struct HostOutput {
 }
 
 /// Takes named host tensors and turns them into folded device tensors.
-struct Tensors<'a> {
+pub(crate) struct Tensors<'a> {
     map: HashMap<String, NamedTensor>,
-    device: &'a Device,
+    pub(crate) device: &'a Device,
 }
 
 impl Tensors<'_> {
-    fn take(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>, NetError> {
+    pub(crate) fn take(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>, NetError> {
         let tensor = self
             .map
             .remove(name)
@@ -248,11 +285,23 @@ impl Tensors<'_> {
     ) -> Result<FoldedConv, NetError> {
         let shape = [cout, cin, kernel, kernel];
         let mut weight = self.take(&format!("{conv}.weight"), &shape)?;
+        let bias = self.fold_batch_norm(bn, &mut weight, cout)?;
+        Ok(self.conv_tensors(weight, bias, shape))
+    }
+
+    /// Folds batch norm `bn` into `weight` (output channel outermost,
+    /// `cout` of them) and returns the bias it leaves.
+    pub(crate) fn fold_batch_norm(
+        &mut self,
+        bn: &str,
+        weight: &mut [f32],
+        cout: usize,
+    ) -> Result<Vec<f32>, NetError> {
         let gamma = self.take(&format!("{bn}.gamma"), &[cout])?;
         let beta = self.take(&format!("{bn}.beta"), &[cout])?;
         let mean = self.take(&format!("{bn}.running_mean"), &[cout])?;
         let var = self.take(&format!("{bn}.running_var"), &[cout])?;
-        let per_out = cin * kernel * kernel;
+        let per_out = weight.len() / cout;
         let mut bias = vec![0.0f32; cout];
         for o in 0..cout {
             let scale = f64::from(gamma[o]) / (f64::from(var[o]) + BATCH_NORM_EPSILON).sqrt();
@@ -261,7 +310,7 @@ impl Tensors<'_> {
             }
             bias[o] = (f64::from(beta[o]) - f64::from(mean[o]) * scale) as f32;
         }
-        Ok(self.conv_tensors(weight, bias, shape))
+        Ok(bias)
     }
 
     /// A convolution with its own bias and no batch norm.
@@ -278,7 +327,7 @@ impl Tensors<'_> {
         Ok(self.conv_tensors(weight, bias, shape))
     }
 
-    fn dense(&mut self, name: &str, din: usize, dout: usize) -> Result<Dense, NetError> {
+    pub(crate) fn dense(&mut self, name: &str, din: usize, dout: usize) -> Result<Dense, NetError> {
         let weight = self.take(&format!("{name}.weight"), &[dout, din])?;
         let weight = transpose(&weight, dout, din);
         let bias = self.take(&format!("{name}.bias"), &[dout])?;

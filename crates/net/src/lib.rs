@@ -4,7 +4,8 @@
 //!
 //! - [`encoding`]: positions as input planes (side to move's view) and moves
 //!   as policy indices (`from * 32 + to`), versioned.
-//! - [`Net`]: the trainable residual network (any burn device);
+//! - [`Net`]: the trainable residual network (any burn device), of either
+//!   [`NetKind`]: the 8x8 ResNet or the 32-square diagonal net ([`diag`]);
 //!   [`InferenceNet`]: the same with batch norm folded, for inference.
 //! - [`NetEvaluator`]: the search's [`Evaluator`](shashki_search::Evaluator)
 //!   with real batching.
@@ -20,6 +21,8 @@ mod atomic;
 pub mod checkpoint;
 pub mod config;
 pub mod device;
+pub mod diag;
+mod diag_inference;
 pub mod encoding;
 pub mod error;
 pub mod evaluator;
@@ -31,7 +34,7 @@ pub mod training;
 pub mod weights;
 
 pub use checkpoint::{CHECKPOINT_FORMAT_VERSION, Checkpoint, CheckpointHeader};
-pub use config::NetConfig;
+pub use config::{NetConfig, NetKind};
 pub use device::{available_devices, device_from_name};
 pub use encoding::{
     CollisionStats, ENCODING_VERSION, INPUT_LEN, POLICY_LAYOUT_VERSION, POLICY_LEN,
@@ -42,7 +45,7 @@ pub use evaluator::{EvaluatorConfig, NetEvaluator, wdl_softmax};
 pub use export::{ModelJson, export_model, import_model};
 pub use inference::{HostOutput, InferenceNet};
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};
-pub use model::{Net, NetOutput, PLIES_LEFT_SCALE, parameter_count};
+pub use model::{BoardNet, Net, NetOutput, PLIES_LEFT_SCALE, parameter_count};
 pub use training::{LossValues, adam, optimizer_from_bytes, optimizer_to_bytes, train_step};
 pub use weights::NamedTensor;
 

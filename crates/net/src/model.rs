@@ -1,6 +1,8 @@
 //! The trainable policy/value network: a residual tower with batch norm,
 //! a convolutional policy head and a W/D/L value head (plus an optional
-//! plies-left head).
+//! plies-left head), of one of two kinds ([`NetKind`]): the 8x8 ResNet
+//! ([`BoardNet`], here) or the 32-square diagonal net
+//! ([`DiagNet`](crate::diag::DiagNet)). [`Net`] holds either.
 //!
 //! It is a burn [`Module`], so it lives on any device: `Device::flex()` for
 //! CPU inference, `Device::flex().autodiff()` for training, a wgpu device
@@ -11,7 +13,8 @@
 //! Parameters get fixed ids (in build order), so an optimizer state saved
 //! with a checkpoint finds its parameters again after loading.
 
-use crate::config::NetConfig;
+use crate::config::{NetConfig, NetKind};
+use crate::diag::{DiagNet, diag_tensor_shapes};
 use crate::encoding::{CELL_OF_SQUARE, INPUT_PLANES, POLICY_LEN};
 use crate::error::NetError;
 use crate::weights::{Init, LoadedWeights, NamedTensor, RandomInit, WeightSource};
@@ -63,10 +66,87 @@ impl ResBlock {
     }
 }
 
-/// The trainable network. Build with [`Net::init`] (seeded) or
-/// [`Net::from_tensors`] (weights from a file).
+/// The trainable network of either kind. Build with [`Net::init`] (seeded)
+/// or [`Net::from_tensors`] (weights from a file).
+// The variants differ in size, but a process holds a net or two: no boxing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Module, Debug)]
-pub struct Net {
+pub enum Net {
+    /// `kind = "resnet8x8"`.
+    Resnet8x8(BoardNet),
+    /// `kind = "diag32"`.
+    Diag32(DiagNet),
+}
+
+impl Net {
+    /// A randomly initialised network (He init from a ChaCha8 stream seeded
+    /// with `seed`: the same seed gives the same weights on every device).
+    pub fn init(config: &NetConfig, seed: u64, device: &Device) -> Result<Net, NetError> {
+        Net::build(config, &mut RandomInit::new(seed), device)
+    }
+
+    /// A network with the given weights (names and shapes as in
+    /// [`Net::to_tensors`]); fails on weights of the other kind or a
+    /// missing, extra or misshapen tensor.
+    pub fn from_tensors(
+        config: &NetConfig,
+        tensors: Vec<NamedTensor>,
+        device: &Device,
+    ) -> Result<Net, NetError> {
+        check_kind(config, &tensors)?;
+        let mut weights = LoadedWeights::new(tensors);
+        let net = Net::build(config, &mut weights, device)?;
+        weights.finish()?;
+        Ok(net)
+    }
+
+    /// Builds the network of `config.kind`, taking every parameter from
+    /// `source` in a fixed order (which also fixes the parameter ids).
+    pub fn build(
+        config: &NetConfig,
+        source: &mut dyn WeightSource,
+        device: &Device,
+    ) -> Result<Net, NetError> {
+        config.validate()?;
+        let mut builder = Builder::new(source, device);
+        Ok(match config.kind {
+            NetKind::Resnet8x8 => Net::Resnet8x8(BoardNet::build(config, &mut builder)?),
+            NetKind::Diag32 => Net::Diag32(DiagNet::build(config, &mut builder)?),
+        })
+    }
+
+    /// The architecture.
+    pub fn config(&self) -> &NetConfig {
+        match self {
+            Net::Resnet8x8(net) => &net.config,
+            Net::Diag32(net) => net.config(),
+        }
+    }
+
+    /// Runs the network on `input` of shape `[n, 7, 8, 8]` (both kinds take
+    /// the same planes; the diagonal net reads the 32 dark cells only). On
+    /// an autodiff device batch norm uses batch statistics (training);
+    /// elsewhere, or on a [`Module::valid`] copy, the running statistics.
+    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        match self {
+            Net::Resnet8x8(net) => net.forward(input),
+            Net::Diag32(net) => net.forward(input),
+        }
+    }
+
+    /// Every parameter and batch norm statistic as host tensors with their
+    /// stable names and exported layouts, in build order.
+    pub fn to_tensors(&self) -> Result<Vec<NamedTensor>, NetError> {
+        match self {
+            Net::Resnet8x8(net) => net.to_tensors(),
+            Net::Diag32(net) => net.to_tensors(),
+        }
+    }
+}
+
+/// The 8x8 ResNet (`kind = "resnet8x8"`).
+#[derive(Module, Debug)]
+pub struct BoardNet {
     stem_conv: Conv2d,
     stem_bn: BatchNorm,
     blocks: Vec<ResBlock>,
@@ -82,39 +162,9 @@ pub struct Net {
     config: NetConfig,
 }
 
-impl Net {
-    /// A randomly initialised network (He init from a ChaCha8 stream seeded
-    /// with `seed`: the same seed gives the same weights on every device).
-    pub fn init(config: &NetConfig, seed: u64, device: &Device) -> Result<Net, NetError> {
-        Net::build(config, &mut RandomInit::new(seed), device)
-    }
-
-    /// A network with the given weights (names and shapes as in
-    /// [`Net::to_tensors`]); fails on a missing, extra or misshapen tensor.
-    pub fn from_tensors(
-        config: &NetConfig,
-        tensors: Vec<NamedTensor>,
-        device: &Device,
-    ) -> Result<Net, NetError> {
-        let mut weights = LoadedWeights::new(tensors);
-        let net = Net::build(config, &mut weights, device)?;
-        weights.finish()?;
-        Ok(net)
-    }
-
-    /// Builds the network, taking every parameter from `source` in a fixed
-    /// order (which also fixes the parameter ids).
-    pub fn build(
-        config: &NetConfig,
-        source: &mut dyn WeightSource,
-        device: &Device,
-    ) -> Result<Net, NetError> {
-        config.validate()?;
-        let mut b = Builder {
-            source,
-            device,
-            next_id: 0,
-        };
+impl BoardNet {
+    /// Builds the 8x8 net, parameters in a fixed order.
+    fn build(config: &NetConfig, b: &mut Builder<'_>) -> Result<BoardNet, NetError> {
         let c = config.channels;
         let stem_conv = b.conv("stem.conv", INPUT_PLANES, c, 3, false)?;
         let stem_bn = b.batch_norm("stem.bn", c)?;
@@ -155,7 +205,7 @@ impl Net {
         } else {
             None
         };
-        Ok(Net {
+        Ok(BoardNet {
             stem_conv,
             stem_bn,
             blocks,
@@ -171,15 +221,7 @@ impl Net {
         })
     }
 
-    /// The architecture.
-    pub fn config(&self) -> &NetConfig {
-        &self.config
-    }
-
-    /// Runs the network on `input` of shape `[n, 7, 8, 8]`. On an autodiff
-    /// device batch norm uses batch statistics (training); elsewhere, or on
-    /// a [`Module::valid`] copy, the running statistics.
-    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+    fn forward(&self, input: Tensor<4>) -> NetOutput {
         let x = relu(self.stem_bn.forward(self.stem_conv.forward(input)));
         let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
         let p = relu(self.policy_bn.forward(self.policy_conv.forward(x.clone())));
@@ -198,9 +240,7 @@ impl Net {
         }
     }
 
-    /// Every parameter and batch norm statistic as host tensors with their
-    /// stable names and exported layouts, in build order.
-    pub fn to_tensors(&self) -> Result<Vec<NamedTensor>, NetError> {
+    fn to_tensors(&self) -> Result<Vec<NamedTensor>, NetError> {
         let mut out = Vec::new();
         export_conv(&mut out, "stem.conv", &self.stem_conv)?;
         export_bn(&mut out, "stem.bn", &self.stem_bn)?;
@@ -250,14 +290,22 @@ pub(crate) fn gather_policy(out: Tensor<4>) -> Tensor<2> {
 }
 
 /// Builds layers with parameters from a [`WeightSource`].
-struct Builder<'a> {
-    source: &'a mut dyn WeightSource,
-    device: &'a Device,
+pub(crate) struct Builder<'a> {
+    pub(crate) source: &'a mut dyn WeightSource,
+    pub(crate) device: &'a Device,
     next_id: u64,
 }
 
-impl Builder<'_> {
-    fn values<const D: usize>(
+impl<'a> Builder<'a> {
+    fn new(source: &'a mut dyn WeightSource, device: &'a Device) -> Builder<'a> {
+        Builder {
+            source,
+            device,
+            next_id: 0,
+        }
+    }
+
+    pub(crate) fn values<const D: usize>(
         &mut self,
         name: &str,
         shape: [usize; D],
@@ -268,7 +316,7 @@ impl Builder<'_> {
     }
 
     /// A trainable parameter with the next fixed id.
-    fn param<const D: usize>(&mut self, value: Tensor<D>) -> Param<Tensor<D>> {
+    pub(crate) fn param<const D: usize>(&mut self, value: Tensor<D>) -> Param<Tensor<D>> {
         let id = ParamId::from(PARAM_ID_BASE + self.next_id);
         self.next_id += 1;
         let shape = value.shape();
@@ -323,7 +371,11 @@ impl Builder<'_> {
         })
     }
 
-    fn batch_norm(&mut self, name: &str, channels: usize) -> Result<BatchNorm, NetError> {
+    pub(crate) fn batch_norm(
+        &mut self,
+        name: &str,
+        channels: usize,
+    ) -> Result<BatchNorm, NetError> {
         let mut bn = BatchNormConfig::new(channels)
             .with_epsilon(BATCH_NORM_EPSILON)
             .init(self.device);
@@ -339,7 +391,7 @@ impl Builder<'_> {
     }
 
     /// A fully connected layer; the source holds `[out, in]`, burn wants `[in, out]`.
-    fn linear(
+    pub(crate) fn linear(
         &mut self,
         name: &str,
         din: usize,
@@ -378,7 +430,7 @@ pub(crate) fn host<const D: usize>(tensor: Tensor<D>) -> Result<Vec<f32>, NetErr
         .map_err(|e| NetError::Tensor(format!("{e:?}")))
 }
 
-fn push<const D: usize>(
+pub(crate) fn push<const D: usize>(
     out: &mut Vec<NamedTensor>,
     name: String,
     tensor: Tensor<D>,
@@ -397,7 +449,11 @@ fn export_conv(out: &mut Vec<NamedTensor>, name: &str, conv: &Conv2d) -> Result<
     Ok(())
 }
 
-fn export_bn(out: &mut Vec<NamedTensor>, name: &str, bn: &BatchNorm) -> Result<(), NetError> {
+pub(crate) fn export_bn(
+    out: &mut Vec<NamedTensor>,
+    name: &str,
+    bn: &BatchNorm,
+) -> Result<(), NetError> {
     push(out, format!("{name}.gamma"), bn.gamma.val())?;
     push(out, format!("{name}.beta"), bn.beta.val())?;
     // `valid` folds in updates still pending on any thread (`value` may be
@@ -414,7 +470,11 @@ fn export_bn(out: &mut Vec<NamedTensor>, name: &str, bn: &BatchNorm) -> Result<(
     )
 }
 
-fn export_linear(out: &mut Vec<NamedTensor>, name: &str, linear: &Linear) -> Result<(), NetError> {
+pub(crate) fn export_linear(
+    out: &mut Vec<NamedTensor>,
+    name: &str,
+    linear: &Linear,
+) -> Result<(), NetError> {
     let [din, dout] = linear.weight.dims();
     let weight = host(linear.weight.val())?;
     out.push(NamedTensor {
@@ -431,6 +491,36 @@ fn export_linear(out: &mut Vec<NamedTensor>, name: &str, linear: &Linear) -> Res
 /// Names and shapes of every tensor of an architecture, in build order
 /// (what [`Net::to_tensors`] writes and [`Net::from_tensors`] reads).
 pub fn tensor_shapes(config: &NetConfig) -> Vec<(String, Vec<usize>)> {
+    match config.kind {
+        NetKind::Resnet8x8 => board_tensor_shapes(config),
+        NetKind::Diag32 => diag_tensor_shapes(config),
+    }
+}
+
+/// The kind whose weights `tensors` are, told by the stem convolution's
+/// rank (4 on the 8x8 board, 3 on the 32 squares); `None` without a stem.
+pub fn kind_of_tensors(tensors: &[NamedTensor]) -> Option<NetKind> {
+    let stem = tensors.iter().find(|t| t.name == "stem.conv.weight")?;
+    match stem.shape.len() {
+        4 => Some(NetKind::Resnet8x8),
+        3 => Some(NetKind::Diag32),
+        _ => None,
+    }
+}
+
+/// Fails with a clear message when `tensors` are the weights of another
+/// kind of net than `config` asks for.
+pub(crate) fn check_kind(config: &NetConfig, tensors: &[NamedTensor]) -> Result<(), NetError> {
+    match kind_of_tensors(tensors) {
+        Some(found) if found != config.kind => Err(NetError::Weights(format!(
+            "the weights are of a {found} net, the architecture asks for a {} net",
+            config.kind
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn board_tensor_shapes(config: &NetConfig) -> Vec<(String, Vec<usize>)> {
     let mut out = Vec::new();
     let conv = |out: &mut Vec<(String, Vec<usize>)>, name: &str, o, i, k, bias: bool| {
         out.push((format!("{name}.weight"), vec![o, i, k, k]));
@@ -483,6 +573,7 @@ pub fn check_tensors(
     config: &NetConfig,
     tensors: Vec<NamedTensor>,
 ) -> Result<Vec<NamedTensor>, NetError> {
+    check_kind(config, &tensors)?;
     let mut by_name: std::collections::HashMap<String, NamedTensor> =
         tensors.into_iter().map(|t| (t.name.clone(), t)).collect();
     let mut ordered = Vec::with_capacity(by_name.len());

@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::{evaluate_all, net_with_random_batch_norm, random_positions, temp_dir};
-use shashki_net::{Checkpoint, Device, NetEvaluator, export_model};
+use common::{evaluate_all, random_batch_norm_net, random_positions, temp_dir, tiny_of_every_kind};
+use shashki_net::{Checkpoint, Device, NetConfig, NetEvaluator, export_model};
 use shashki_rules::Position;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -57,8 +57,21 @@ fn python_reference_matches_the_evaluator() {
         println!("(install with: python3 -m pip install numpy safetensors)");
         return;
     }
-    let dir = temp_dir("reference");
-    let net = net_with_random_batch_norm(11, &Device::flex());
+    for (i, config) in tiny_of_every_kind().iter().enumerate() {
+        let worst = reference_difference(config, &format!("reference-{i}"));
+        println!(
+            "{} (jump taps {}): largest difference to the Python reference: {worst:.2e}",
+            config.kind, config.jump_taps
+        );
+        assert!(worst < 1e-4, "{config:?}: difference {worst}");
+    }
+}
+
+/// Exports a random net of `config`, runs the Python reference on a few
+/// hundred positions and returns the largest difference to our evaluator.
+fn reference_difference(config: &NetConfig, test: &str) -> f64 {
+    let dir = temp_dir(test);
+    let net = random_batch_norm_net(config, 11, &Device::flex());
     let checkpoint = Checkpoint::from_net(&net, 0, None).unwrap();
     let model = dir.join("model");
     export_model(&checkpoint, &model).unwrap();
@@ -126,6 +139,5 @@ fn python_reference_matches_the_evaluator() {
             worst = worst.max((p - their_policy[mv]).abs());
         }
     }
-    println!("largest difference to the Python reference: {worst:.2e}");
-    assert!(worst < 1e-4, "difference {worst}");
+    worst
 }

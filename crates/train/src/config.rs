@@ -375,13 +375,25 @@ mod tests {
 
     #[test]
     fn shipped_configs_load() {
-        for name in ["smoke.toml", "cpu.toml", "gpu.toml"] {
+        for name in [
+            "smoke.toml",
+            "cpu.toml",
+            "gpu.toml",
+            "cpu-diag.toml",
+            "cpu-diag-wide.toml",
+        ] {
             let path = configs_dir().join(name);
             let config = RunConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
             // What is saved in a run directory loads back the same.
             let again = RunConfig::from_toml(&config.to_toml(), &path).unwrap();
             assert_eq!(again, config, "{name}");
         }
+        // The diagonal twin differs from cpu.toml in the net kind only.
+        let cpu = RunConfig::load(&configs_dir().join("cpu.toml")).unwrap();
+        let mut diag = RunConfig::load(&configs_dir().join("cpu-diag.toml")).unwrap();
+        assert_eq!(diag.net.kind, shashki_net::NetKind::Diag32);
+        diag.net.kind = cpu.net.kind;
+        assert_eq!(diag, cpu);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use shashki_net::Checkpoint;
+use shashki_net::{Checkpoint, NetKind};
 use shashki_selfplay::{list_chunks, read_chunk};
 use shashki_train::checkpoints::CheckpointStore;
 use shashki_train::tblog::{event_files, read_scalars};
@@ -107,5 +107,30 @@ fn a_second_run_resumes_and_continues_the_counters() {
     assert!(second.state.step > first.state.step);
     assert!(second.state.games > first.state.games);
     assert!(second.state.replay.drawn > first.state.replay.drawn);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_diagonal_net_runs_the_whole_pipeline() {
+    let dir = common::temp_dir("smoke-diag");
+    let mut config = common::smoke_config();
+    config.net.kind = NetKind::Diag32;
+    let summary = train(
+        TrainOptions {
+            config,
+            run_dir: dir.clone(),
+            device: shashki_net::device_from_name("cpu").unwrap(),
+            generations: Some(1),
+        },
+        &mut Silent,
+        None,
+    )
+    .unwrap();
+    assert_eq!(summary.state.generation, 1);
+    assert!(summary.state.games >= 4 && summary.state.step > 0);
+    let store = CheckpointStore::open(RunDir::new(&dir).checkpoint_dir(), 10).unwrap();
+    let latest = store.load_latest().unwrap().expect("a checkpoint");
+    assert_eq!(latest.checkpoint.config.kind, NetKind::Diag32);
+    assert_eq!(latest.checkpoint.step, summary.state.step);
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -3,7 +3,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shashki_net::{Device, NamedTensor, Net, NetConfig, NetEvaluator};
+use shashki_net::{Device, NamedTensor, Net, NetConfig, NetEvaluator, NetKind};
 use shashki_rules::{DrawState, Position};
 use shashki_search::{EvalRequest, Evaluation};
 
@@ -31,6 +31,19 @@ pub fn random_positions(seed: u64, count: usize) -> Vec<Position> {
 /// The tiny test architecture.
 pub fn tiny() -> NetConfig {
     NetConfig::tiny()
+}
+
+/// The tiny test architectures of every kind: the 8x8 net and the
+/// diagonal net with five and with nine taps.
+pub fn tiny_of_every_kind() -> Vec<NetConfig> {
+    vec![
+        NetConfig::tiny(),
+        NetConfig::tiny_of(NetKind::Diag32),
+        NetConfig {
+            jump_taps: true,
+            ..NetConfig::tiny_of(NetKind::Diag32)
+        },
+    ]
 }
 
 /// Evaluates positions one batch, default draw state.
@@ -89,7 +102,12 @@ pub fn temp_dir(test: &str) -> std::path::PathBuf {
 /// A tiny net whose batch norms have non-trivial statistics, so folding
 /// is really exercised.
 pub fn net_with_random_batch_norm(seed: u64, device: &Device) -> Net {
-    let net = Net::init(&tiny(), seed, device).unwrap();
+    random_batch_norm_net(&tiny(), seed, device)
+}
+
+/// A net of `config` whose batch norms have non-trivial statistics.
+pub fn random_batch_norm_net(config: &NetConfig, seed: u64, device: &Device) -> Net {
+    let net = Net::init(config, seed, device).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xBA7C);
     let tensors: Vec<NamedTensor> = net
         .to_tensors()
@@ -111,5 +129,5 @@ pub fn net_with_random_batch_norm(seed: u64, device: &Device) -> Net {
             t
         })
         .collect();
-    Net::from_tensors(&tiny(), tensors, device).unwrap()
+    Net::from_tensors(config, tensors, device).unwrap()
 }
