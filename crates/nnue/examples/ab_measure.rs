@@ -7,7 +7,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shashki_nnue::{Architecture, FloatNet, NnueEval, QuantNet};
+use shashki_nnue::{Architecture, FloatNet, Kernels, NnueEval, QuantNet};
 use shashki_rules::{Game, GameResult, Position};
 use shashki_search::alphabeta::StaticEval;
 use shashki_search::{AbConfig, AlphaBeta, SearchLimits};
@@ -64,7 +64,7 @@ fn speed() {
         let game = Game::new(pos);
         for nnue_eval in [false, true] {
             for threads in [1, 2] {
-                let mut e = engine(nnue_eval, threads, true);
+                let mut e = engine(nnue_eval, threads, false);
                 let (nodes, secs) = time_search(&mut e, &game, depth);
                 println!(
                     "| {name} | {depth} | {} | {threads} | {nodes} | {:.0} ms | {:.2} M |",
@@ -88,7 +88,7 @@ fn play(
         if let Some(outcome) = game.outcome() {
             return outcome.result;
         }
-        let mover = if game.ply() % 2 == 0 {
+        let mover = if game.ply().is_multiple_of(2) {
             &mut *white
         } else {
             &mut *black
@@ -158,11 +158,48 @@ fn lmr_match(pairs: usize) {
     }
 }
 
+/// Nanoseconds per evaluation: one move pushed, evaluated and popped
+/// (incremental) against a full refresh, for each kernel implementation.
+fn evaluation_cost() {
+    let net = Arc::new(QuantNet::quantize(
+        &FloatNet::random(&Architecture::default(), 1).unwrap(),
+    ));
+    let pos =
+        Position::from_fen("W:Wa1,c1,e1,b2,f2,c3,e3,g3,d4:Bb6,d6,f6,h6,a7,e7,g7,d8,h8").unwrap();
+    let moves = pos.legal_moves();
+    let rounds = 200_000u32;
+    for kernels in Kernels::available() {
+        let mut eval = NnueEval::with_kernels(Arc::clone(&net), "cost", kernels);
+        eval.reset(&pos);
+        let mut sink = 0i64;
+        let start = Instant::now();
+        for i in 0..rounds {
+            let mv = moves[i as usize % moves.len()];
+            let after = pos.make_move(&mv);
+            eval.push(&pos, &mv, &after);
+            sink += i64::from(eval.evaluate(std::hint::black_box(&after)));
+            eval.pop();
+        }
+        let incremental = start.elapsed().as_nanos() as f64 / f64::from(rounds);
+        let start = Instant::now();
+        for i in 0..rounds {
+            let after = pos.make_move(&moves[i as usize % moves.len()]);
+            eval.reset(std::hint::black_box(&after));
+            sink += i64::from(eval.evaluate(&after));
+        }
+        let refresh = start.elapsed().as_nanos() as f64 / f64::from(rounds);
+        println!(
+            "{kernels:?}: incremental {incremental:.0} ns/eval, full refresh {refresh:.0} ns/eval (checksum {sink})"
+        );
+    }
+}
+
 fn main() {
     let pairs = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20);
+    evaluation_cost();
     speed();
     lmr_match(pairs);
 }

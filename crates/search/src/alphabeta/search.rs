@@ -214,6 +214,10 @@ impl<'a> Searcher<'a> {
     /// window wider than one is a principal-variation node.
     pub fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
+        // A search already stopped (a re-search asked after the stop) visits nothing.
+        if self.stopped {
+            return 0;
+        }
         self.count_node();
         if self.limit_reached() {
             return 0;
