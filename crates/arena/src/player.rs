@@ -1,5 +1,6 @@
 //! Players: the [`Player`] trait the game runner drives, the built-in
-//! players (random, alpha-beta, MCTS over playouts or a network), and
+//! players (random, alpha-beta with the hand evaluation or an NNUE network,
+//! MCTS over playouts or a network), and
 //! [`PlayerFactory`], which holds what the games of one match share (the
 //! network behind a batching service) and makes one fresh player per game.
 
@@ -8,7 +9,9 @@ use crate::spec::{MctsSettings, PlayerKind, PlayerSpec};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
+use shashki_nnue::{NnueEval, QuantNet};
 use shashki_rules::{Game, Move};
+use shashki_search::alphabeta::StaticEval;
 use shashki_search::batching::BatchingEvaluator;
 use shashki_search::evaluators::RolloutEvaluator;
 use shashki_search::mcts_engine::MctsEngine;
@@ -143,21 +146,38 @@ impl Player for RandomPlayer {
     }
 }
 
-/// The reference alpha-beta engine at fixed limits.
+/// The alpha-beta engine at fixed limits, with the hand evaluation or a
+/// network's.
 pub struct AlphaBetaPlayer {
     engine: AlphaBeta,
     limits: SearchLimits,
 }
 
+/// A small table: many games run at once (one thread each).
+const PLAYER_TT_MEGABYTES: usize = 8;
+
 impl AlphaBetaPlayer {
-    /// An engine searching each move within `limits`.
+    /// An engine with the hand evaluation searching each move within `limits`.
     pub fn new(limits: SearchLimits) -> AlphaBetaPlayer {
         AlphaBetaPlayer {
-            // A small table: many games run at once.
             engine: AlphaBeta::new(AbConfig {
-                tt_megabytes: 8,
+                tt_megabytes: PLAYER_TT_MEGABYTES,
                 ..AbConfig::default()
             }),
+            limits,
+        }
+    }
+
+    /// An engine with another evaluation (an NNUE network).
+    pub fn with_eval(limits: SearchLimits, eval: Box<dyn StaticEval>) -> AlphaBetaPlayer {
+        AlphaBetaPlayer {
+            engine: AlphaBeta::with_eval(
+                AbConfig {
+                    tt_megabytes: PLAYER_TT_MEGABYTES,
+                    ..AbConfig::default()
+                },
+                eval,
+            ),
             limits,
         }
     }
@@ -277,6 +297,8 @@ pub struct PlayerFactory {
     /// The network itself, for timed players (which batch within their own
     /// search on several threads).
     network: Option<SharedEvaluator>,
+    /// The quantized network of an NNUE player, loaded once.
+    nnue: Option<Arc<QuantNet>>,
 }
 
 impl fmt::Debug for PlayerFactory {
@@ -305,11 +327,21 @@ impl PlayerFactory {
             PlayerKind::Net { batch, .. } => *batch,
             _ => 1,
         };
+        let nnue = match &spec.kind {
+            PlayerKind::Nnue { path, .. } => Some(Arc::new(
+                shashki_nnue::load_quantized(path).map_err(|e| PlayerError {
+                    name: spec.name.clone(),
+                    reason: e.to_string(),
+                })?,
+            )),
+            _ => None,
+        };
         Ok(PlayerFactory {
             service: network
                 .clone()
                 .map(|n| Arc::new(BatchingEvaluator::new(n, Some(batch)))),
             network,
+            nnue,
             spec,
         })
     }
@@ -337,6 +369,7 @@ impl PlayerFactory {
                 Some(batch.max(1)),
             ))),
             network: Some(SharedEvaluator(evaluator)),
+            nnue: None,
         }
     }
 
@@ -371,9 +404,9 @@ impl PlayerFactory {
     pub fn is_timed(&self) -> bool {
         match &self.spec.kind {
             PlayerKind::Random => false,
-            PlayerKind::AlphaBeta { limits } | PlayerKind::External { limits, .. } => {
-                limits.movetime.is_some()
-            }
+            PlayerKind::AlphaBeta { limits }
+            | PlayerKind::Nnue { limits, .. }
+            | PlayerKind::External { limits, .. } => limits.movetime.is_some(),
             PlayerKind::Mcts { search, .. } | PlayerKind::Net { search, .. } => {
                 search.movetime.is_some()
             }
@@ -399,6 +432,14 @@ impl PlayerFactory {
         Ok(match &self.spec.kind {
             PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
             PlayerKind::AlphaBeta { limits } => Box::new(AlphaBetaPlayer::new(*limits)),
+            PlayerKind::Nnue { limits, .. } => {
+                let net = self
+                    .nnue
+                    .as_ref()
+                    .ok_or_else(|| PlayerFailure::Internal("NNUE network not loaded".into()))?;
+                let eval = NnueEval::new(Arc::clone(net), self.spec.name.clone());
+                Box::new(AlphaBetaPlayer::with_eval(*limits, Box::new(eval)))
+            }
             PlayerKind::Mcts { search, rollouts } => Box::new(MctsPlayer::new(
                 *search,
                 EvalSource::Own(RolloutEvaluator::new(*rollouts, seed)),

@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `random` | uniform random legal moves |
 //! | `ab:depth=4`, `ab:movetime=100`, `ab:nodes=20000` | the reference alpha-beta engine (default depth 4) |
+//! | `nnue:models/x@depth=6`, `@movetime=100`, `@nodes=N` | alpha-beta with an NNUE model folder as its evaluation (default depth 4) |
 //! | `mcts:sims=64[,gumbel][,rollouts=2][,leaves=1]`, `mcts:movetime=1000[,threads=2]` | MCTS over random playouts (default 64 simulations, PUCT) |
 //! | `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64]`, `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16]` | a network checkpoint (file) or exported model (folder) with MCTS |
 //! | `ext:"/path/engine --opt"[@movetime=100][,depth=N][,nodes=N][,timeout=5000]` | an external engine over the line protocol |
@@ -41,6 +42,13 @@ pub enum PlayerKind {
     Random,
     /// The reference alpha-beta engine.
     AlphaBeta {
+        /// Depth, nodes and/or time per move.
+        limits: SearchLimits,
+    },
+    /// Alpha-beta with an NNUE model as its evaluation.
+    Nnue {
+        /// The model folder (or its `model.json`).
+        path: PathBuf,
         /// Depth, nodes and/or time per move.
         limits: SearchLimits,
     },
@@ -141,31 +149,25 @@ impl FromStr for PlayerSpec {
                 }
                 PlayerKind::Random
             }
-            "ab" => {
-                let mut limits = SearchLimits::default();
-                for (key, value) in options(rest.unwrap_or("")).map_err(|r| fail(&r))? {
-                    match (key, value) {
-                        ("depth", Some(v)) => {
-                            limits.depth = Some(number(key, v).map_err(|r| fail(&r))?)
-                        }
-                        ("nodes", Some(v)) => {
-                            limits.nodes = Some(number(key, v).map_err(|r| fail(&r))?)
-                        }
-                        ("movetime", Some(v)) => {
-                            limits.movetime =
-                                Some(Duration::from_millis(number(key, v).map_err(|r| fail(&r))?))
-                        }
-                        _ => {
-                            return Err(fail(&format!(
-                                "unknown ab option {key:?} (depth, nodes, movetime)"
-                            )));
-                        }
-                    }
+            "ab" => PlayerKind::AlphaBeta {
+                limits: ab_limits(rest.unwrap_or(""), "ab").map_err(|r| fail(&r))?,
+            },
+            "nnue" => {
+                let rest = rest
+                    .filter(|r| !r.is_empty())
+                    .ok_or_else(|| fail("nnue needs a path"))?;
+                let (path, opts) = match rest.rsplit_once('@') {
+                    Some((p, o)) => (p, o),
+                    None => (rest, ""),
+                };
+                let path = unquote(path);
+                if path.is_empty() {
+                    return Err(fail("nnue needs a path"));
                 }
-                if limits.is_unlimited() {
-                    limits.depth = Some(DEFAULT_AB_DEPTH);
+                PlayerKind::Nnue {
+                    path: PathBuf::from(path),
+                    limits: ab_limits(opts, "nnue").map_err(|r| fail(&r))?,
                 }
-                PlayerKind::AlphaBeta { limits }
             }
             "mcts" => {
                 let mut search = MctsSettings::default();
@@ -262,7 +264,7 @@ impl FromStr for PlayerSpec {
             }
             _ => {
                 return Err(fail(
-                    "unknown player (expected random, ab:..., mcts:..., net:PATH@..., ext:\"COMMAND\"@...)",
+                    "unknown player (expected random, ab:..., nnue:PATH@..., mcts:..., net:PATH@..., ext:\"COMMAND\"@...)",
                 ));
             }
         };
@@ -271,6 +273,28 @@ impl FromStr for PlayerSpec {
             kind,
         })
     }
+}
+
+/// The limits of an alpha-beta player (`depth`, `nodes`, `movetime`);
+/// [`DEFAULT_AB_DEPTH`] when none is given. `kind` names the player in errors.
+fn ab_limits(text: &str, kind: &str) -> Result<SearchLimits, String> {
+    let mut limits = SearchLimits::default();
+    for (key, value) in options(text)? {
+        match (key, value) {
+            ("depth", Some(v)) => limits.depth = Some(number(key, v)?),
+            ("nodes", Some(v)) => limits.nodes = Some(number(key, v)?),
+            ("movetime", Some(v)) => limits.movetime = Some(Duration::from_millis(number(key, v)?)),
+            _ => {
+                return Err(format!(
+                    "unknown {kind} option {key:?} (depth, nodes, movetime)"
+                ));
+            }
+        }
+    }
+    if limits.is_unlimited() {
+        limits.depth = Some(DEFAULT_AB_DEPTH);
+    }
+    Ok(limits)
 }
 
 /// Applies an MCTS option; false if the key is not one.
@@ -525,6 +549,28 @@ mod tests {
                 limits: SearchLimits::depth(DEFAULT_AB_DEPTH)
             }
         );
+        assert_eq!(
+            parse("nnue:models/x@depth=6"),
+            PlayerKind::Nnue {
+                path: PathBuf::from("models/x"),
+                limits: SearchLimits::depth(6)
+            }
+        );
+        assert_eq!(
+            parse("nnue:\"my models/x\""),
+            PlayerKind::Nnue {
+                path: PathBuf::from("my models/x"),
+                limits: SearchLimits::depth(DEFAULT_AB_DEPTH)
+            }
+        );
+        assert!(
+            "nnue:models/x@sims=3"
+                .parse::<PlayerSpec>()
+                .unwrap_err()
+                .to_string()
+                .contains("unknown nnue option")
+        );
+        assert!("nnue:".parse::<PlayerSpec>().is_err());
         match parse("mcts:sims=32,gumbel,rollouts=3") {
             PlayerKind::Mcts { search, rollouts } => {
                 assert_eq!(

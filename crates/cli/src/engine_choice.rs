@@ -1,5 +1,5 @@
 //! Which engine a command runs, chosen in one place: `--engine
-//! ab|mcts|net:PATH`, the search limits (`--depth`, `--nodes`,
+//! ab|nnue:PATH|mcts|net:PATH`, `--threads`, the search limits (`--depth`, `--nodes`,
 //! `--movetime`) and the seed. A new engine kind is one variant here plus
 //! one arm in [`EngineArgs::build`].
 
@@ -19,6 +19,8 @@ use std::time::Duration;
 pub enum EngineChoice {
     /// `ab`: the reference alpha-beta engine.
     AlphaBeta,
+    /// `nnue:PATH`: alpha-beta with an NNUE model folder as its evaluation.
+    Nnue(PathBuf),
     /// `mcts`: Monte-Carlo tree search with random-rollout evaluation.
     Mcts,
     /// `net:PATH`: MCTS guided by a network, a checkpoint file or an
@@ -33,10 +35,11 @@ impl FromStr for EngineChoice {
         match text {
             "ab" | "alphabeta" => Ok(EngineChoice::AlphaBeta),
             "mcts" => Ok(EngineChoice::Mcts),
-            other => match other.strip_prefix("net:") {
-                Some(path) if !path.is_empty() => Ok(EngineChoice::Net(PathBuf::from(path))),
+            other => match (other.strip_prefix("net:"), other.strip_prefix("nnue:")) {
+                (Some(path), _) if !path.is_empty() => Ok(EngineChoice::Net(PathBuf::from(path))),
+                (_, Some(path)) if !path.is_empty() => Ok(EngineChoice::Nnue(PathBuf::from(path))),
                 _ => Err(format!(
-                    "unknown engine {other:?}: expected ab, mcts or net:PATH"
+                    "unknown engine {other:?}: expected ab, nnue:PATH, mcts or net:PATH"
                 )),
             },
         }
@@ -47,6 +50,7 @@ impl fmt::Display for EngineChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineChoice::AlphaBeta => f.write_str("ab"),
+            EngineChoice::Nnue(path) => write!(f, "nnue:{}", path.display()),
             EngineChoice::Mcts => f.write_str("mcts"),
             EngineChoice::Net(path) => write!(f, "net:{}", path.display()),
         }
@@ -56,16 +60,19 @@ impl fmt::Display for EngineChoice {
 /// `--engine` and `--seed`, shared by `analyse`, `play` and `engine`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// The engine: `ab` (alpha-beta), `mcts` (tree search with rollouts) or
-    /// `net:PATH` (tree search with a network: a checkpoint or `models/NAME`).
+    /// The engine: `ab` (alpha-beta), `nnue:PATH` (alpha-beta with an NNUE
+    /// model folder), `mcts` (tree search with rollouts) or `net:PATH` (tree
+    /// search with a network: a checkpoint or `models/NAME`).
     #[arg(long, default_value = "ab")]
     pub engine: EngineChoice,
     /// Seed of the engine's random choices (MCTS), for reproducible runs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Search threads (MCTS): each evaluates its own batch while the others
-    /// search, so the network keeps every core busy. 1 is reproducible from
-    /// the seed. Default: one per core.
+    /// Search threads; 0 means one per core. Alpha-beta engines (Lazy SMP)
+    /// default to 1, which keeps fixed-depth searches reproducible; MCTS
+    /// defaults to one per core (each thread evaluates its own batch while
+    /// the others search, so the network keeps every core busy), and 1 makes
+    /// it reproducible from the seed.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Leaves each MCTS thread sends to the evaluator at once (virtual loss
@@ -80,15 +87,36 @@ pub fn default_threads() -> usize {
 }
 
 impl EngineArgs {
+    /// The alpha-beta settings with `--threads` applied.
+    fn ab_config(&self) -> AbConfig {
+        let threads = match self.threads {
+            Some(0) => default_threads(),
+            Some(n) => n,
+            None => 1,
+        };
+        AbConfig {
+            threads,
+            ..AbConfig::default()
+        }
+    }
+
     /// Builds the chosen engine.
     pub fn build(&self) -> Result<Box<dyn Engine>> {
-        let threads = self.threads.unwrap_or_else(default_threads).max(1);
+        let threads = match self.threads {
+            Some(0) | None => default_threads(),
+            Some(n) => n,
+        };
         let config = |default_batch: u32| SearchConfig {
             leaves_per_batch: self.batch.unwrap_or(default_batch).max(1),
             ..SearchConfig::default()
         };
         Ok(match &self.engine {
-            EngineChoice::AlphaBeta => Box::new(AlphaBeta::new(AbConfig::default())),
+            EngineChoice::AlphaBeta => Box::new(AlphaBeta::new(self.ab_config())),
+            EngineChoice::Nnue(path) => {
+                let eval = shashki_nnue::load_evaluator(path)
+                    .map_err(|e| anyhow!("--engine nnue:{}: {e}", path.display()))?;
+                Box::new(AlphaBeta::with_eval(self.ab_config(), Box::new(eval)))
+            }
             EngineChoice::Mcts => Box::new(
                 MctsEngine::new(
                     RolloutEvaluator::new(1, self.seed),

@@ -35,6 +35,8 @@ enum Command {
     Export(commands::export::Args),
     /// Read an exported model folder back into a checkpoint.
     Import(commands::import::Args),
+    /// Write an untrained NNUE model folder (for `--engine nnue:DIR`).
+    NnueInit(commands::nnue_init::Args),
     /// The network's W/D/L and policy for one position.
     Eval(commands::eval::Args),
     /// Play one pairing (each opening twice, colours swapped) and report
@@ -63,6 +65,7 @@ fn main() {
         Command::Engine(args) => commands::engine::run(args),
         Command::Export(args) => commands::export::run(args),
         Command::Import(args) => commands::import::run(args),
+        Command::NnueInit(args) => commands::nnue_init::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Rate(args) => commands::rate::run(args),

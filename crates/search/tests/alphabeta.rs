@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shashki_rules::{Color, Game, GameResult, Position};
-use shashki_search::alphabeta::{MATE, MATE_BOUND};
+use shashki_rules::{Color, Game, GameResult, Move, Position};
+use shashki_search::alphabeta::{EvalWeights, HandEval, MATE, MATE_BOUND, StaticEval};
 use shashki_search::{AbConfig, AlphaBeta, Score, SearchLimits};
 
 fn small_engine() -> AlphaBeta {
@@ -285,4 +285,101 @@ fn depth_four_beats_a_random_mover() {
         results.push(result);
     }
     assert!(wins >= 18, "won {wins} of 20: {results:?}");
+}
+
+/// A [`StaticEval`] that tracks the line it is told about and checks that
+/// every evaluation is asked at the node it was brought to.
+struct TrackingEval {
+    line: Vec<Position>,
+    inner: HandEval,
+}
+
+impl StaticEval for TrackingEval {
+    fn name(&self) -> String {
+        "tracking".into()
+    }
+    fn reset(&mut self, root: &Position) {
+        self.line = vec![*root];
+    }
+    fn push(&mut self, before: &Position, mv: &Move, after: &Position) {
+        assert_eq!(self.line.last(), Some(before), "push from another node");
+        assert_eq!(before.make_move(mv), *after);
+        self.line.push(*after);
+    }
+    fn pop(&mut self) {
+        assert!(self.line.len() > 1, "pop past the root");
+        self.line.pop();
+    }
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        assert_eq!(self.line.last(), Some(pos), "evaluated off the line");
+        self.inner.evaluate(pos)
+    }
+    fn fork(&self) -> Box<dyn StaticEval> {
+        Box::new(TrackingEval {
+            line: Vec::new(),
+            inner: self.inner.clone(),
+        })
+    }
+}
+
+fn tracking_engine(threads: usize) -> AlphaBeta {
+    AlphaBeta::with_eval(
+        AbConfig {
+            tt_megabytes: 4,
+            threads,
+            ..AbConfig::default()
+        },
+        Box::new(TrackingEval {
+            line: Vec::new(),
+            inner: HandEval::new(&EvalWeights::default()),
+        }),
+    )
+}
+
+#[test]
+fn the_evaluator_is_told_every_move_and_gives_the_hand_result() {
+    let game = random_game(5, 30);
+    let tracked = tracking_engine(1).search(&game, &SearchLimits::depth(6));
+    let plain = small_engine().search(&game, &SearchLimits::depth(6));
+    assert_eq!(tracked.score, plain.score);
+    assert_eq!(tracked.pv, plain.pv);
+    assert_eq!(tracked.nodes, plain.nodes);
+}
+
+#[test]
+fn lazy_smp_threads_find_the_same_forced_win_and_count_all_nodes() {
+    let game = game_from("W:Wc3,g3:Ba3,f6");
+    let single = tracking_engine(1).search(&game, &SearchLimits::depth(8));
+    let mut engine = tracking_engine(2);
+    let result = engine.search(&game, &SearchLimits::depth(8));
+    assert_eq!(result.score_kind(), Score::Mate(5), "{result:?}");
+    assert_eq!(result.score, single.score);
+    assert_eq!(result.best_move.unwrap().to_string(), "g3-f4");
+    // Two threads under a node budget stop together, near the budget.
+    let game = Game::new(Position::startpos());
+    let limited = engine.search(&game, &SearchLimits::nodes(20_000));
+    assert!(limited.best_move.is_some());
+    assert!(
+        limited.nodes <= 20_000 + 2 * 1024,
+        "{} nodes",
+        limited.nodes
+    );
+    assert!(limited.nodes >= 10_000, "{} nodes", limited.nodes);
+}
+
+#[test]
+fn movetime_is_kept_with_two_threads() {
+    let game = Game::new(Position::startpos());
+    let started = std::time::Instant::now();
+    let result = tracking_engine(2).search(
+        &game,
+        &SearchLimits::movetime(std::time::Duration::from_millis(200)),
+    );
+    assert!(result.best_move.is_some());
+    assert!(result.depth >= 4, "depth {}", result.depth);
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
 }

@@ -5,8 +5,9 @@
 //! first rotated by 180 degrees (`reverse_bits` on the 32-square layout), so
 //! the evaluation is exactly colour-symmetric.
 
+use super::static_eval::StaticEval;
 use shashki_rules::bitboard::MAIN_DIAGONAL;
-use shashki_rules::{Color, Position, Square, Squares};
+use shashki_rules::{Color, Move, Position, Square, Squares};
 
 /// Weights of the evaluation, in units where a man is worth 100.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +120,27 @@ impl HandEval {
             Color::White => white_score,
             Color::Black => -white_score,
         }
+    }
+}
+
+/// The hand evaluation needs no incremental state.
+impl StaticEval for HandEval {
+    fn name(&self) -> String {
+        "hand".to_string()
+    }
+
+    fn reset(&mut self, _root: &Position) {}
+
+    fn push(&mut self, _before: &Position, _mv: &Move, _after: &Position) {}
+
+    fn pop(&mut self) {}
+
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        HandEval::evaluate(self, pos)
+    }
+
+    fn fork(&self) -> Box<dyn StaticEval> {
+        Box::new(self.clone())
     }
 }
 

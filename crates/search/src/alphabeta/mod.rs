@@ -1,28 +1,35 @@
-//! The reference alpha-beta engine: a fixed yardstick for measuring learned
-//! nets, not a competitor.
+//! The alpha-beta engine: the fixed yardstick for measuring learned nets
+//! (with the hand-written evaluation) and, with a network behind
+//! [`StaticEval`], an engine family of its own.
 //!
-//! Negamax with alpha-beta pruning and iterative deepening; a bounded
-//! transposition table keyed by the Zobrist hash plus the draw-rule state;
-//! capture quiescence (a position where a capture is due is never a leaf);
-//! move ordering by table move, capture size, killers and history; and a
-//! hand-written evaluation ([`EvalWeights`]). Every node is judged by the
-//! [`Game`] arbiter, so repetitions and the counting draw rules are exact
-//! along the searched line. The table, killers and history are cleared at the
-//! start of each search, so a fixed-depth search is deterministic.
+//! Negamax with iterative deepening and aspiration windows; principal
+//! variation search; late move reductions of quiet moves (optional, off
+//! by default until they measure as a gain); a bounded,
+//! lock-free transposition table keyed by the Zobrist hash plus the
+//! draw-rule state; capture quiescence (a position where a capture is due is
+//! never a leaf); move ordering by table move, capture size, killers and
+//! history; Lazy SMP (helper threads search the same root and share the
+//! table). Every node is judged by the [`Game`] arbiter, so repetitions and
+//! the counting draw rules are exact along the searched line. The table,
+//! killers and history are cleared at the start of each search, so a
+//! fixed-depth search on one thread is deterministic.
 
 mod eval;
 mod ordering;
 mod search;
+mod static_eval;
 mod tt;
 
 pub use eval::{EvalWeights, HandEval};
 pub use search::{MATE, MATE_BOUND};
+pub use static_eval::StaticEval;
 
 use crate::engine::{Engine, Score, SearchReport};
 use crate::limits::{Deadlines, SearchLimits, StopHandle};
 use ordering::MoveOrderer;
-use search::{INFINITY, Searcher, StopRule};
+use search::{INFINITY, SearchOptions, Searcher, Shared};
 use shashki_rules::{Game, Move};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -36,8 +43,14 @@ pub struct AbConfig {
     pub tt_megabytes: usize,
     /// Depth searched when the limits set neither depth, nodes nor time.
     pub default_depth: u32,
-    /// Evaluation weights.
+    /// Evaluation weights (of the hand evaluation).
     pub weights: EvalWeights,
+    /// Search threads (Lazy SMP); 1 keeps fixed-depth searches deterministic.
+    pub threads: usize,
+    /// Late move reductions of quiet moves. Off by default: against the
+    /// same engine without them, at equal nodes per move, they scored
+    /// 42.5 % in 40 games (docs/BENCHMARKS.md), no measured gain yet.
+    pub lmr: bool,
 }
 
 impl Default for AbConfig {
@@ -46,9 +59,18 @@ impl Default for AbConfig {
             tt_megabytes: 16,
             default_depth: 8,
             weights: EvalWeights::default(),
+            threads: 1,
+            lmr: false,
         }
     }
 }
+
+/// Half-width of the first aspiration window around the previous score.
+const ASPIRATION_WINDOW: i32 = 30;
+/// Past this half-width the window opens fully on the failing side.
+const ASPIRATION_GIVE_UP: i32 = 1_000;
+/// Depth from which iterations start with an aspiration window.
+const ASPIRATION_DEPTH: u32 = 4;
 
 /// The result of an alpha-beta search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,7 +120,7 @@ impl AbResult {
 /// memory), but clears them at the start of each.
 pub struct AlphaBeta {
     config: AbConfig,
-    eval: HandEval,
+    eval: Box<dyn StaticEval>,
     tt: TranspositionTable,
     orderer: MoveOrderer,
     stop: StopHandle,
@@ -111,10 +133,16 @@ impl Default for AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// An engine with these settings.
+    /// An engine with these settings and the hand evaluation.
     pub fn new(config: AbConfig) -> AlphaBeta {
+        let eval = Box::new(HandEval::new(&config.weights));
+        AlphaBeta::with_eval(config, eval)
+    }
+
+    /// An engine with these settings and another evaluation (a network).
+    pub fn with_eval(config: AbConfig, eval: Box<dyn StaticEval>) -> AlphaBeta {
         AlphaBeta {
-            eval: HandEval::new(&config.weights),
+            eval,
             tt: TranspositionTable::new(config.tt_megabytes),
             orderer: MoveOrderer::new(),
             stop: StopHandle::new(),
@@ -128,7 +156,8 @@ impl AlphaBeta {
     }
 
     /// The static evaluation of the game's current position (side to move's view).
-    pub fn evaluate(&self, game: &Game) -> i32 {
+    pub fn evaluate(&mut self, game: &Game) -> i32 {
+        self.eval.reset(game.position());
         self.eval.evaluate(game.position())
     }
 
@@ -174,58 +203,149 @@ impl AlphaBeta {
         } else {
             max_depth
         };
-        let stop_rule = StopRule {
-            nodes: limits.nodes.filter(|_| !limits.infinite),
+        // Under a clock an iteration takes several times the previous one:
+        // none is started past half the planned time.
+        let soft_stop = budget
+            .filter(|_| deadlines.is_flexible())
+            .map(|b| b.soft / 2);
+        let stop = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let shared = Shared {
+            tt: &self.tt,
+            stop: &stop,
+            nodes: &nodes,
+            node_limit: limits.nodes.filter(|_| !limits.infinite),
             deadline: budget.map(|b| start + b.hard),
-            stop: Some(self.stop.clone()),
+            external_stop: Some(self.stop.clone()),
         };
-        let mut searcher = Searcher::new(
-            game.clone(),
-            &mut self.tt,
-            &mut self.orderer,
-            &self.eval,
-            stop_rule,
-        );
-        for depth in 1..=max_depth {
-            // The first iteration always completes, so a move is always found.
-            searcher.enforce_limits = depth > 1;
-            let score = searcher.negamax(depth as i32, -INFINITY, INFINITY, 0);
-            if searcher.stopped {
-                break;
+        let options = SearchOptions {
+            lmr: self.config.lmr,
+        };
+        let helpers: Vec<Box<dyn StaticEval>> = (1..self.config.threads.max(1))
+            .map(|_| self.eval.fork())
+            .collect();
+        let orderer = &mut self.orderer;
+        let eval = &mut *self.eval;
+        std::thread::scope(|scope| {
+            for (index, mut helper_eval) in helpers.into_iter().enumerate() {
+                let shared = &shared;
+                let game = game.clone();
+                scope.spawn(move || {
+                    let mut orderer = MoveOrderer::new();
+                    let mut searcher =
+                        Searcher::new(game, shared, &mut orderer, &mut *helper_eval, options);
+                    search_helper(&mut searcher, max_depth, index + 1);
+                });
             }
-            let pv = searcher.principal_variation(depth as usize);
-            result = AbResult {
-                best_move: pv.first().copied(),
-                score,
-                pv,
-                depth,
-                nodes: searcher.nodes,
-                elapsed: start.elapsed(),
-            };
-            progress(&result);
-            // A game end within the nominal depth is proven: a deeper search
-            // cannot find a shorter one.
-            if score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
-                break;
-            }
-            // Under a clock, an iteration takes several times the previous
-            // one: do not start one that would likely overrun the plan.
-            if deadlines.is_flexible()
-                && let Some(b) = budget
-                && start.elapsed() >= b.soft / 2
-            {
-                break;
-            }
-        }
-        result.nodes = searcher.nodes;
+            let mut searcher = Searcher::new(game.clone(), &shared, orderer, eval, options);
+            iterate(&mut searcher, max_depth, start, soft_stop, &mut result, progress);
+            // The helpers stop at their next check.
+            stop.store(true, Ordering::Relaxed);
+            searcher.flush_nodes();
+        });
+        result.nodes = nodes.load(Ordering::Relaxed);
         result.elapsed = start.elapsed();
         result
     }
 }
 
+/// The main thread's iterative deepening: each completed depth becomes the
+/// result and is reported.
+fn iterate(
+    searcher: &mut Searcher<'_>,
+    max_depth: u32,
+    start: Instant,
+    soft_stop: Option<Duration>,
+    result: &mut AbResult,
+    progress: &mut dyn FnMut(&AbResult),
+) {
+    let mut previous = None;
+    for depth in 1..=max_depth {
+        // The first iteration always completes, so a move is always found.
+        searcher.enforce_limits = depth > 1;
+        let score = search_root(searcher, depth, previous);
+        if searcher.stopped {
+            break;
+        }
+        previous = Some(score);
+        let pv = searcher.principal_variation(depth as usize);
+        *result = AbResult {
+            best_move: pv.first().copied(),
+            score,
+            pv,
+            depth,
+            nodes: searcher.total_nodes(),
+            elapsed: start.elapsed(),
+        };
+        progress(result);
+        // A game end within the nominal depth is proven: a deeper search
+        // cannot find a shorter one.
+        if score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+            break;
+        }
+        if soft_stop.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+    }
+}
+
+/// One iteration at the root: an aspiration window around the previous
+/// score, widened (doubling) on the side that failed, until the score
+/// falls inside it.
+fn search_root(searcher: &mut Searcher<'_>, depth: u32, previous: Option<i32>) -> i32 {
+    let depth_plies = depth as i32;
+    let Some(previous) = previous.filter(|s| depth >= ASPIRATION_DEPTH && s.abs() < MATE_BOUND)
+    else {
+        return searcher.negamax(depth_plies, -INFINITY, INFINITY, 0);
+    };
+    let mut delta = ASPIRATION_WINDOW;
+    let (mut alpha, mut beta) = (previous - delta, previous + delta);
+    loop {
+        let score = searcher.negamax(depth_plies, alpha, beta, 0);
+        if searcher.stopped {
+            return score;
+        }
+        delta *= 2;
+        if score <= alpha {
+            alpha = if delta > ASPIRATION_GIVE_UP {
+                -INFINITY
+            } else {
+                score - delta
+            };
+        } else if score >= beta {
+            beta = if delta > ASPIRATION_GIVE_UP {
+                INFINITY
+            } else {
+                score + delta
+            };
+        } else {
+            return score;
+        }
+    }
+}
+
+/// A Lazy SMP helper: the same iterative deepening (odd helpers one ply
+/// ahead, so the threads spread over depths), results only through the
+/// shared table; it ends when the main thread sets the stop flag.
+fn search_helper(searcher: &mut Searcher<'_>, max_depth: u32, index: usize) {
+    searcher.enforce_limits = true;
+    let mut previous = None;
+    for depth in (1 + (index % 2) as u32)..=max_depth {
+        let score = search_root(searcher, depth, previous);
+        if searcher.stopped {
+            break;
+        }
+        previous = Some(score);
+    }
+    searcher.flush_nodes();
+}
+
 impl Engine for AlphaBeta {
     fn description(&self) -> String {
-        "alpha-beta".to_string()
+        match self.config.threads {
+            0 | 1 => format!("alpha-beta ({} evaluation)", self.eval.name()),
+            n => format!("alpha-beta ({} evaluation, {n} threads)", self.eval.name()),
+        }
     }
 
     fn new_game(&mut self) {

@@ -48,14 +48,14 @@ impl MoveOrderer {
         &self,
         pos: &Position,
         moves: &MoveList,
-        tt_move: Option<Move>,
+        tt_move: Option<usize>,
         ply: usize,
         scored: &mut Vec<(i32, usize)>,
     ) {
         scored.clear();
         let killers = self.killers[ply.min(MAX_PLY)];
         for (index, mv) in moves.iter().enumerate() {
-            let key = if Some(*mv) == tt_move {
+            let key = if Some(index) == tt_move {
                 TT_MOVE
             } else if mv.is_capture() {
                 // Kings taken count triple, as in the evaluation.
@@ -73,6 +73,13 @@ impl MoveOrderer {
             };
             scored.push((key, index));
         }
+    }
+
+    /// True if `key` (from [`MoveOrderer::score_moves`]) marks the table
+    /// move, a capture, a killer or a promotion: a move late move
+    /// reductions leave alone.
+    pub fn is_tactical(key: i32) -> bool {
+        key >= PROMOTION
     }
 
     /// Records a quiet move that caused a beta cut-off at `ply` after a search
@@ -127,8 +134,8 @@ mod tests {
         orderer.score_moves(&pos, &moves, None, 0, &mut scored);
         let first = &moves[pick_next(&mut scored, 0)];
         assert_eq!(first.capture_count(), 2);
-        let single = *moves.iter().find(|m| m.capture_count() == 1).unwrap();
+        let single = moves.iter().position(|m| m.capture_count() == 1).unwrap();
         orderer.score_moves(&pos, &moves, Some(single), 0, &mut scored);
-        assert_eq!(moves[pick_next(&mut scored, 0)], single);
+        assert_eq!(pick_next(&mut scored, 0), single);
     }
 }

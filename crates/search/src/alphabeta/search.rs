@@ -1,11 +1,13 @@
-//! The recursive negamax search with alpha-beta pruning, capture quiescence,
-//! the transposition table and the game arbiter at every node.
+//! The recursive negamax search: principal variation search (null windows
+//! after the first move), late move reductions, capture quiescence, the
+//! shared transposition table and the game arbiter at every node.
 
-use super::eval::HandEval;
 use super::ordering::{MAX_PLY, MoveOrderer, pick_next};
+use super::static_eval::StaticEval;
 use super::tt::{Bound, Entry, TranspositionTable};
 use crate::limits::StopHandle;
 use shashki_rules::{Color, Game, GameResult, Move, MoveList, Outcome, PathMode};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The score of a won game at the root; a win found `n` plies deep scores
@@ -73,31 +75,51 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// When the search must stop early.
-pub struct StopRule {
-    /// Stop after this many nodes.
-    pub nodes: Option<u64>,
+/// What all threads of one search share: the table, the stop flag, the
+/// node count and the limits.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Set when the search must end (a limit hit, or the main thread done).
+    pub stop: &'a AtomicBool,
+    /// Nodes flushed by all threads (each adds its count every
+    /// [`FLUSH_NODES`] nodes and at the end).
+    pub nodes: &'a AtomicU64,
+    /// Stop after this many nodes (all threads together).
+    pub node_limit: Option<u64>,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
     /// Stop when this flag is set (the protocol's `stop`).
-    pub stop: Option<StopHandle>,
+    pub external_stop: Option<StopHandle>,
 }
 
-/// The state of one search: the game walked with play/undo, the tables, the
-/// node count and the principal variation.
+/// How often a thread adds its node count to the shared one and reads the clock.
+pub const FLUSH_NODES: u64 = 1024;
+
+/// Search options measured to help (see docs/BENCHMARKS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Late move reductions of quiet moves.
+    pub lmr: bool,
+}
+
+/// The state of one search thread: the game walked with play/undo, the
+/// evaluator told of each move, the node count and the principal variation.
 pub struct Searcher<'a> {
     game: Game,
-    tt: &'a mut TranspositionTable,
+    shared: &'a Shared<'a>,
     orderer: &'a mut MoveOrderer,
-    eval: &'a HandEval,
-    stop_rule: StopRule,
-    /// While false (the first iteration), limits are ignored so that a move
-    /// is always found.
+    eval: &'a mut dyn StaticEval,
+    options: SearchOptions,
+    /// While false (the main thread's first iteration), limits are ignored
+    /// so that a move is always found.
     pub enforce_limits: bool,
     /// Set once a limit is hit; the current iteration's result is then void.
     pub stopped: bool,
-    /// Nodes visited so far.
+    /// Nodes this thread visited.
     pub nodes: u64,
+    /// Nodes not yet added to the shared count.
+    unflushed: u64,
     /// Triangular principal-variation table: `pv[ply]` is the line from `ply`.
     pv: Vec<Vec<Move>>,
     /// Per-ply move lists, generated in place (a `MoveList` is too big to
@@ -108,27 +130,48 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    /// A searcher over a private copy of `game`.
+    /// A searcher over a private copy of `game`; `eval` is reset to its
+    /// current position.
     pub fn new(
         game: Game,
-        tt: &'a mut TranspositionTable,
+        shared: &'a Shared<'a>,
         orderer: &'a mut MoveOrderer,
-        eval: &'a HandEval,
-        stop_rule: StopRule,
+        eval: &'a mut dyn StaticEval,
+        options: SearchOptions,
     ) -> Searcher<'a> {
+        eval.reset(game.position());
         Searcher {
             game,
-            tt,
+            shared,
             orderer,
             eval,
-            stop_rule,
+            options,
             enforce_limits: false,
             stopped: false,
             nodes: 0,
+            unflushed: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             scratch: vec![Vec::new(); MAX_PLY + 1],
         }
+    }
+
+    /// Adds this thread's unflushed nodes to the shared count.
+    pub fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// All threads' nodes as far as this thread knows.
+    pub fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
     }
 
     fn limit_reached(&mut self) -> bool {
@@ -138,30 +181,52 @@ impl<'a> Searcher<'a> {
         if !self.enforce_limits {
             return false;
         }
-        if let Some(limit) = self.stop_rule.nodes
-            && self.nodes > limit
+        if let Some(limit) = self.shared.node_limit
+            && self.total_nodes() > limit
         {
             self.stopped = true;
         }
-        // Reading the clock is cheap but not free: every 1024 nodes.
-        if self.nodes.is_multiple_of(1024)
-            && (self.stop_rule.deadline.is_some_and(|d| Instant::now() >= d)
+        // Reading the clock and the shared state is cheap but not free.
+        if self.unflushed >= FLUSH_NODES {
+            self.flush_nodes();
+            if self.shared.stop.load(Ordering::Relaxed)
+                || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
                 || self
-                    .stop_rule
-                    .stop
+                    .shared
+                    .external_stop
                     .as_ref()
-                    .is_some_and(StopHandle::is_stopped))
-        {
-            self.stopped = true;
+                    .is_some_and(StopHandle::is_stopped)
+            {
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            self.shared.stop.store(true, Ordering::Relaxed);
         }
         self.stopped
     }
 
+    fn play(&mut self, mv: &Move) {
+        let before = *self.game.position();
+        self.game.play(mv);
+        self.eval.push(&before, mv, self.game.position());
+    }
+
+    fn undo(&mut self) {
+        self.game.undo();
+        self.eval.pop();
+    }
+
     /// Negamax value of the current node from the side to move's view,
-    /// searched `depth` plies deep (then captures only, until quiet).
+    /// searched `depth` plies deep (then captures only, until quiet). A
+    /// window wider than one is a principal-variation node.
     pub fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
-        self.nodes += 1;
+        // A search already stopped (a re-search asked after the stop) visits nothing.
+        if self.stopped {
+            return 0;
+        }
+        self.count_node();
         if self.limit_reached() {
             return 0;
         }
@@ -184,12 +249,16 @@ impl<'a> Searcher<'a> {
             return self.eval.evaluate(&pos);
         }
         let depth = depth.max(0);
+        let pv_node = beta - alpha > 1;
 
         let key = node_key(&self.game);
         let mut tt_move = None;
-        if let Some(entry) = self.tt.probe(key) {
-            tt_move = entry.best_move;
-            if ply > 0 && i32::from(entry.depth) >= depth {
+        if let Some(entry) = self.shared.tt.probe(key) {
+            tt_move = entry
+                .best_move
+                .map(usize::from)
+                .filter(|&i| i < self.move_lists[ply].len());
+            if ply > 0 && !pv_node && i32::from(entry.depth) >= depth {
                 let score = score_from_tt(entry.score, ply);
                 let usable = match entry.bound {
                     Bound::Exact => true,
@@ -213,17 +282,32 @@ impl<'a> Searcher<'a> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         for i in 0..self.scratch[ply].len() {
+            let index = pick_next(&mut self.scratch[ply], i);
+            let order_key = self.scratch[ply][i].0;
             // Copy the move out: the lists are reused by the plies below.
-            let mv = self.move_lists[ply][pick_next(&mut self.scratch[ply], i)];
-            self.game.play(&mv);
-            let score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
-            self.game.undo();
+            let mv = self.move_lists[ply][index];
+            self.play(&mv);
+            let score = if i == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let reduction = self.reduction(depth, i, order_key, pv_node);
+                // Null window first: most later moves only need to be shown worse.
+                let mut score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+                }
+                score
+            };
+            self.undo();
             if self.stopped {
                 break;
             }
             if score > best_score {
                 best_score = score;
-                best_move = Some(mv);
+                best_move = Some(index);
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, mv);
@@ -245,15 +329,26 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(Entry {
+        self.shared.tt.store(
             key,
-            best_move,
-            score: score_to_tt(best_score, ply),
-            depth: depth.min(i32::from(u8::MAX)) as u8,
-            bound,
-            generation: 0,
-        });
+            Entry {
+                best_move: best_move.map(|i| i as u8),
+                score: score_to_tt(best_score, ply),
+                depth: depth.min(i32::from(u8::MAX)) as u8,
+                bound,
+            },
+        );
         best_score
+    }
+
+    /// Plies by which the `i`-th move (ordering key `order_key`) is searched
+    /// shallower: quiet, late, not a killer, not at a shallow node.
+    fn reduction(&self, depth: i32, i: usize, order_key: i32, pv_node: bool) -> i32 {
+        if !self.options.lmr || depth < 3 || i < 3 || MoveOrderer::is_tactical(order_key) {
+            return 0;
+        }
+        let base = if i >= 8 && depth >= 5 { 2 } else { 1 };
+        if pv_node { base - 1 } else { base }
     }
 
     /// `pv[ply] = mv` followed by the line below it.
@@ -274,12 +369,18 @@ impl<'a> Searcher<'a> {
             game.play(mv);
         }
         while line.len() < max_len && game.outcome().is_none() {
-            let Some(mv) = self.tt.probe(node_key(&game)).and_then(|e| e.best_move) else {
+            let Some(index) = self
+                .shared
+                .tt
+                .probe(node_key(&game))
+                .and_then(|e| e.best_move)
+            else {
                 break;
             };
-            if !game.legal_moves().iter().any(|m| *m == mv) {
+            let moves = game.legal_moves();
+            let Some(&mv) = moves.as_slice().get(usize::from(index)) else {
                 break;
-            }
+            };
             game.play(&mv);
             line.push(mv);
         }

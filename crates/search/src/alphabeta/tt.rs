@@ -1,13 +1,18 @@
-//! The transposition table: a fixed-size array of entries indexed by the low
-//! bits of the key, replaced when a new result is at least as deep or belongs
-//! to another position.
+//! The transposition table: a fixed-size array of slots indexed by the low
+//! bits of the key, shared by all search threads (Lazy SMP) without locks.
+//!
+//! A slot is two atomic words, `data` and `key ^ data`: a torn write (two
+//! threads storing at once) fails the check and reads as empty, so a probe
+//! never returns another position's entry (up to 64-bit key collisions). The
+//! best move is stored as its index in the node's generated move list,
+//! which is deterministic for a position.
 //!
 //! Every entry carries the number of the search that stored it; starting a
 //! new search bumps the number, which empties the table in O(1) (old entries
 //! are invisible), so fixed-depth searches stay deterministic without
 //! wiping megabytes before every move.
 
-use shashki_rules::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,53 +26,81 @@ pub enum Bound {
 }
 
 /// One stored search result.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// The full key, to tell colliding positions apart.
-    pub key: u64,
-    /// The best (or refuting) move found, tried first next time.
-    pub best_move: Option<Move>,
+    /// Index of the best (or refuting) move in the node's move list.
+    pub best_move: Option<u8>,
     /// The score, mate scores relative to this node (see `Searcher`).
     pub score: i32,
     /// The remaining depth the score was searched to.
     pub depth: u8,
     /// How the score bounds the true value.
     pub bound: Bound,
-    /// The search that stored it (set by the table).
-    pub generation: u32,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
 }
 
 /// A bounded table of [`Entry`]; its size never grows after creation.
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
     /// The current search; entries of other searches count as empty.
-    generation: u32,
+    generation: u8,
 }
 
-/// A slot nobody wrote (generation 0 is never current).
-const EMPTY: Entry = Entry {
-    key: 0,
-    best_move: None,
-    score: 0,
-    depth: 0,
-    bound: Bound::Exact,
-    generation: 0,
-};
+impl Entry {
+    fn pack(self, generation: u8) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let mv = self.best_move.map_or(0, |i| u64::from(i) + 1);
+        u64::from(self.score.clamp(-32_767, 32_767) as i16 as u16)
+            | u64::from(self.depth) << 16
+            | bound << 24
+            | mv << 32
+            | u64::from(generation) << 48
+    }
+
+    fn unpack(data: u64) -> (Entry, u8) {
+        let bound = match (data >> 24) & 3 {
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => Bound::Exact,
+        };
+        let mv = ((data >> 32) & 0x1FF) as u16;
+        let entry = Entry {
+            best_move: mv.checked_sub(1).map(|i| i as u8),
+            score: i32::from(data as u16 as i16),
+            depth: (data >> 16) as u8,
+            bound,
+        };
+        (entry, (data >> 48) as u8)
+    }
+}
 
 impl TranspositionTable {
-    /// A table of at most `megabytes` MiB (at least one entry), rounded down to
-    /// a power-of-two number of entries.
+    /// A table of at most `megabytes` MiB (at least one slot), rounded down to
+    /// a power-of-two number of slots.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let entry_size = std::mem::size_of::<Entry>();
-        let wanted = (megabytes.max(1) << 20) / entry_size;
+        let slot_size = std::mem::size_of::<Slot>();
+        let wanted = (megabytes.max(1) << 20) / slot_size;
         let len = if wanted.is_power_of_two() {
             wanted
         } else {
             (wanted.next_power_of_two() / 2).max(1)
         };
         TranspositionTable {
-            entries: vec![EMPTY; len],
+            slots: (0..len)
+                .map(|_| Slot {
+                    check: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                })
+                .collect(),
             mask: len - 1,
             generation: 1,
         }
@@ -76,7 +109,7 @@ impl TranspositionTable {
     /// Number of slots.
     #[cfg(test)]
     pub fn capacity(&self) -> usize {
-        self.entries.len()
+        self.slots.len()
     }
 
     /// Empties the table for a new search (a new search starts from a clean
@@ -84,8 +117,11 @@ impl TranspositionTable {
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            // After 2^32 searches the numbers come round: wipe for real.
-            self.entries.fill(EMPTY);
+            // After 255 searches the numbers come round: wipe for real.
+            for slot in &mut self.slots {
+                *slot.check.get_mut() = 0;
+                *slot.data.get_mut() = 0;
+            }
             self.generation = 1;
         }
     }
@@ -93,20 +129,28 @@ impl TranspositionTable {
     /// The entry stored for `key` in this search, if its slot holds it.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let entry = self.entries[key as usize & self.mask];
-        (entry.key == key && entry.generation == self.generation).then_some(entry)
+        let slot = &self.slots[key as usize & self.mask];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if check ^ data != key {
+            return None;
+        }
+        let (entry, generation) = Entry::unpack(data);
+        (generation == self.generation).then_some(entry)
     }
 
     /// Stores a result, keeping a deeper result of the same position.
     #[inline]
-    pub fn store(&mut self, mut entry: Entry) {
-        entry.generation = self.generation;
-        let slot = &mut self.entries[entry.key as usize & self.mask];
-        let keep_old =
-            slot.generation == self.generation && slot.key == entry.key && slot.depth > entry.depth;
-        if !keep_old {
-            *slot = entry;
+    pub fn store(&self, key: u64, entry: Entry) {
+        let slot = &self.slots[key as usize & self.mask];
+        if let Some(old) = self.probe(key)
+            && old.depth > entry.depth
+        {
+            return;
         }
+        let data = entry.pack(self.generation);
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
     }
 }
 
@@ -117,30 +161,67 @@ mod tests {
     #[test]
     fn size_is_bounded_and_replacement_prefers_depth() {
         let mut tt = TranspositionTable::new(1);
-        assert!(tt.capacity() * std::mem::size_of::<Entry>() <= 1 << 20);
+        assert!(tt.capacity() * std::mem::size_of::<Slot>() <= 1 << 20);
         assert!(tt.capacity().is_power_of_two());
-        let entry = |key, depth, score| Entry {
-            key,
-            best_move: None,
+        let entry = |depth, score| Entry {
+            best_move: Some(3),
             score,
             depth,
-            bound: Bound::Exact,
-            generation: 0,
+            bound: Bound::Lower,
         };
-        tt.store(entry(42, 5, 10));
-        tt.store(entry(42, 3, 20));
-        assert_eq!(tt.probe(42).unwrap().score, 10, "shallower result kept out");
-        tt.store(entry(42, 5, 30));
-        assert_eq!(tt.probe(42).unwrap().score, 30);
+        tt.store(42, entry(5, 10));
+        tt.store(42, entry(3, 20));
+        assert_eq!(
+            tt.probe(42).unwrap(),
+            entry(5, 10),
+            "shallower result kept out"
+        );
+        tt.store(42, entry(5, -30));
+        assert_eq!(tt.probe(42).unwrap().score, -30);
         // A colliding key replaces the slot; the old key is then gone.
         let other = 42 + tt.capacity() as u64;
-        tt.store(entry(other, 1, 40));
+        tt.store(other, entry(1, 40));
         assert!(tt.probe(42).is_none());
         assert_eq!(tt.probe(other).unwrap().score, 40);
         tt.clear();
         assert!(tt.probe(other).is_none());
         // After a clear, a shallow result may replace the old deep one.
-        tt.store(entry(other, 0, 50));
+        tt.store(other, entry(0, 50));
         assert_eq!(tt.probe(other).unwrap().score, 50);
+    }
+
+    #[test]
+    fn entries_round_trip_through_the_packing() {
+        for best_move in [None, Some(0), Some(255)] {
+            for score in [0, 1, -1, 29_990, -29_990] {
+                for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
+                    let entry = Entry {
+                        best_move,
+                        score,
+                        depth: 200,
+                        bound,
+                    };
+                    assert_eq!(Entry::unpack(entry.pack(7)), (entry, 7));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wrapped_generations_wipe_the_table() {
+        let mut tt = TranspositionTable::new(1);
+        let entry = Entry {
+            best_move: None,
+            score: 1,
+            depth: 1,
+            bound: Bound::Exact,
+        };
+        tt.store(9, entry);
+        for _ in 0..255 {
+            tt.clear();
+        }
+        // The generation is back at 1, where the entry was stored: the wipe
+        // must have removed it.
+        assert!(tt.probe(9).is_none());
     }
 }

@@ -1,0 +1,174 @@
+//! The accumulator stack: one frame per ply of the searched line, updated
+//! lazily. `push` only records the move's feature changes; `evaluate`
+//! brings the stack up to date from the last computed frame, so nodes that
+//! are never evaluated (cut off first) cost nothing but the record.
+
+use crate::features::{MAX_REMOVED, MoveDelta, PERSPECTIVES, perspective_index};
+use crate::quant::{QuantNet, output_to_cp};
+use crate::simd::Kernels;
+use shashki_rules::{Move, Position};
+use shashki_search::alphabeta::StaticEval;
+use std::sync::Arc;
+
+/// One ply of the line: its accumulators (both perspectives, `2 * ft` i16
+/// in the flat buffer) and, until computed, the move that leads to it.
+#[derive(Clone, Copy)]
+struct Frame {
+    computed: bool,
+    delta: Option<MoveDelta>,
+}
+
+/// The network as a [`StaticEval`]: incremental accumulators, quantized
+/// inference with the fastest kernels the CPU has.
+pub struct NnueEval {
+    net: Arc<QuantNet>,
+    kernels: Kernels,
+    name: String,
+    frames: Vec<Frame>,
+    /// `frames.len() * 2 * ft` values; frame `i` at `i * 2 * ft`.
+    accs: Vec<i16>,
+    top: usize,
+}
+
+impl NnueEval {
+    /// An evaluator over `net` with the detected kernels.
+    pub fn new(net: Arc<QuantNet>, name: impl Into<String>) -> NnueEval {
+        NnueEval::with_kernels(net, name, Kernels::detect())
+    }
+
+    /// An evaluator with chosen kernels (tests and benchmarks).
+    pub fn with_kernels(net: Arc<QuantNet>, name: impl Into<String>, kernels: Kernels) -> NnueEval {
+        NnueEval {
+            net,
+            kernels,
+            name: name.into(),
+            frames: Vec::new(),
+            accs: Vec::new(),
+            top: 0,
+        }
+    }
+
+    /// The network.
+    pub fn net(&self) -> &Arc<QuantNet> {
+        &self.net
+    }
+
+    fn width(&self) -> usize {
+        2 * self.net.arch.ft
+    }
+
+    /// Computes frames up to the top from the last computed one.
+    fn bring_up_to_date(&mut self) {
+        let mut first = self.top;
+        while !self.frames[first].computed {
+            first -= 1; // frame 0 is always computed (reset).
+        }
+        let width = self.width();
+        let ft = self.net.arch.ft;
+        for i in first + 1..=self.top {
+            let delta = self.frames[i].delta.expect("uncomputed frames hold a move");
+            let (before, after) = self.accs.split_at_mut(i * width);
+            let prev = &before[(i - 1) * width..];
+            let next = &mut after[..width];
+            for perspective in PERSPECTIVES {
+                let half = perspective_index(perspective) * ft;
+                let mut removed = [0usize; MAX_REMOVED];
+                for (slot, piece) in removed.iter_mut().zip(delta.removed()) {
+                    *slot = piece.feature(perspective);
+                }
+                let added = [delta.added().feature(perspective)];
+                self.kernels.update(
+                    &mut next[half..half + ft],
+                    &prev[half..half + ft],
+                    &self.net.ft_weight,
+                    &added,
+                    &removed[..delta.removed().len()],
+                );
+            }
+            self.frames[i].computed = true;
+        }
+    }
+
+    /// The output units of the current node (side to move's view).
+    pub fn output(&mut self, pos: &Position) -> i32 {
+        if self.frames.is_empty() {
+            self.reset(pos);
+        }
+        self.bring_up_to_date();
+        let ft = self.net.arch.ft;
+        let frame = &self.accs[self.top * 2 * ft..(self.top + 1) * 2 * ft];
+        let stm = perspective_index(pos.side_to_move());
+        let own = &frame[stm * ft..(stm + 1) * ft];
+        let opp = &frame[(1 - stm) * ft..(2 - stm) * ft];
+        self.net.propagate(self.kernels, own, opp)
+    }
+
+    /// The current node's accumulators (White's perspective, then Black's),
+    /// brought up to date (tests compare them with a full refresh).
+    pub fn accumulators(&mut self) -> &[i16] {
+        self.bring_up_to_date();
+        let width = self.width();
+        &self.accs[self.top * width..(self.top + 1) * width]
+    }
+}
+
+impl StaticEval for NnueEval {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn reset(&mut self, root: &Position) {
+        let ft = self.net.arch.ft;
+        if self.frames.is_empty() {
+            self.frames.push(Frame {
+                computed: true,
+                delta: None,
+            });
+            self.accs.resize(2 * ft, 0);
+        }
+        self.top = 0;
+        self.frames[0] = Frame {
+            computed: true,
+            delta: None,
+        };
+        for perspective in PERSPECTIVES {
+            let half = perspective_index(perspective) * ft;
+            let net = Arc::clone(&self.net);
+            net.refresh(root, perspective, &mut self.accs[half..half + ft]);
+        }
+    }
+
+    fn push(&mut self, before: &Position, mv: &Move, _after: &Position) {
+        if self.frames.is_empty() {
+            self.reset(before);
+        }
+        self.top += 1;
+        let frame = Frame {
+            computed: false,
+            delta: Some(MoveDelta::new(before, mv)),
+        };
+        if self.top == self.frames.len() {
+            self.frames.push(frame);
+            self.accs.resize(self.frames.len() * self.width(), 0);
+        } else {
+            self.frames[self.top] = frame;
+        }
+    }
+
+    fn pop(&mut self) {
+        debug_assert!(self.top > 0, "pop without a push");
+        self.top = self.top.saturating_sub(1);
+    }
+
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        output_to_cp(self.output(pos))
+    }
+
+    fn fork(&self) -> Box<dyn StaticEval> {
+        Box::new(NnueEval::with_kernels(
+            Arc::clone(&self.net),
+            self.name.clone(),
+            self.kernels,
+        ))
+    }
+}

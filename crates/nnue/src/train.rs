@@ -1,0 +1,284 @@
+//! The float network in burn, for training: the same layers as
+//! [`FloatNet`] (feature transformer on dense 0/1 feature vectors of both
+//! perspectives, clipped ReLU, three dense layers), a loss on the expected
+//! score, one Adam step with the quantization clip applied after it, and
+//! conversion to and from [`FloatNet`] (what is saved and quantized).
+
+use crate::features::{NUM_FEATURES, PERSPECTIVES, active_features};
+use crate::network::{Architecture, FloatNet};
+use crate::quant::FLOAT_WEIGHT_CLIP;
+use burn::module::{Module, Param, ParamId};
+use burn::nn::Linear;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::sigmoid;
+use burn::tensor::{Device, Tensor, TensorData};
+use shashki_rules::Position;
+
+/// First parameter id; fixed ids let a saved optimizer state find its
+/// parameters again.
+const PARAM_ID_BASE: u64 = 0x4E4E_5545_0000_0000;
+
+/// The trainable network.
+#[derive(Module, Debug)]
+pub struct NnueModel {
+    ft: Linear,
+    l1: Linear,
+    l2: Linear,
+    out: Linear,
+}
+
+/// A batch: both perspectives' feature vectors (side to move's first) and
+/// the targets (expected score of the side to move in [0, 1]).
+#[derive(Clone, Debug)]
+pub struct NnueBatch {
+    /// `[n, 128]` 0/1 features of the side to move.
+    pub own: Tensor<2>,
+    /// `[n, 128]` 0/1 features of the opponent.
+    pub opp: Tensor<2>,
+    /// `[n, 1]` targets.
+    pub target: Tensor<2>,
+}
+
+impl NnueBatch {
+    /// Encodes positions and their targets on `device`.
+    pub fn new(positions: &[Position], targets: &[f32], device: &Device) -> NnueBatch {
+        assert_eq!(positions.len(), targets.len());
+        let n = positions.len();
+        let mut own = vec![0.0f32; n * NUM_FEATURES];
+        let mut opp = vec![0.0f32; n * NUM_FEATURES];
+        for (i, pos) in positions.iter().enumerate() {
+            let stm = pos.side_to_move();
+            for p in PERSPECTIVES {
+                let rows = if p == stm { &mut own } else { &mut opp };
+                for f in active_features(pos, p) {
+                    rows[i * NUM_FEATURES + f] = 1.0;
+                }
+            }
+        }
+        let tensor = |data: Vec<f32>, cols: usize| {
+            Tensor::from_data(TensorData::new(data, [n, cols]), device)
+        };
+        NnueBatch {
+            own: tensor(own, NUM_FEATURES),
+            opp: tensor(opp, NUM_FEATURES),
+            target: tensor(targets.to_vec(), 1),
+        }
+    }
+}
+
+fn param<const D: usize>(id: u64, value: Tensor<D>) -> Param<Tensor<D>> {
+    let shape = value.shape();
+    let device = value.device();
+    Param::uninitialized(
+        ParamId::from(PARAM_ID_BASE + id),
+        move |device, require_grad| {
+            let value = value.to_device(device);
+            if require_grad {
+                value.require_grad()
+            } else {
+                value
+            }
+        },
+        device,
+        true,
+        shape,
+    )
+}
+
+/// Row-major `[rows, cols]` -> `[cols, rows]`.
+fn transpose(data: &[f32], rows: usize, cols: usize) -> Vec<f32> {
+    let mut out = vec![0.0; data.len()];
+    for r in 0..rows {
+        for c in 0..cols {
+            out[c * rows + r] = data[r * cols + c];
+        }
+    }
+    out
+}
+
+fn host<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor
+        .into_data()
+        .convert::<f32>()
+        .try_into_vec::<f32>()
+        .expect("float tensor data")
+}
+
+impl NnueModel {
+    /// The model holding `net`'s weights on `device` (an autodiff device to train).
+    pub fn from_float(net: &FloatNet, device: &Device) -> NnueModel {
+        let mut next = 0;
+        let mut linear = |weight_in_out: Vec<f32>, din: usize, dout: usize, bias: &[f32]| {
+            let weight = Tensor::from_data(TensorData::new(weight_in_out, [din, dout]), device);
+            let bias = Tensor::from_data(TensorData::new(bias.to_vec(), [dout]), device);
+            next += 2;
+            Linear {
+                weight: param(next - 2, weight),
+                bias: Some(param(next - 1, bias)),
+            }
+        };
+        let Architecture {
+            ft,
+            hidden: [h1, h2],
+        } = net.arch;
+        NnueModel {
+            // The feature transformer is stored feature-major, burn's [in, out].
+            ft: linear(net.ft_weight.clone(), NUM_FEATURES, ft, &net.ft_bias),
+            l1: linear(
+                transpose(&net.l1_weight, h1, 2 * ft),
+                2 * ft,
+                h1,
+                &net.l1_bias,
+            ),
+            l2: linear(transpose(&net.l2_weight, h2, h1), h1, h2, &net.l2_bias),
+            out: linear(transpose(&net.out_weight, 1, h2), h2, 1, &net.out_bias),
+        }
+    }
+
+    /// The weights back on the host.
+    pub fn to_float(&self, arch: &Architecture) -> FloatNet {
+        let [h1, h2] = arch.hidden;
+        let ft = arch.ft;
+        let bias = |l: &Linear| host(l.bias.as_ref().expect("layers have biases").val());
+        FloatNet {
+            arch: arch.clone(),
+            ft_weight: host(self.ft.weight.val()),
+            ft_bias: bias(&self.ft),
+            l1_weight: transpose(&host(self.l1.weight.val()), 2 * ft, h1),
+            l1_bias: bias(&self.l1),
+            l2_weight: transpose(&host(self.l2.weight.val()), h1, h2),
+            l2_bias: bias(&self.l2),
+            out_weight: host(self.out.weight.val()),
+            out_bias: bias(&self.out),
+        }
+    }
+
+    /// Output logits `[n, 1]`.
+    pub fn forward(&self, own: Tensor<2>, opp: Tensor<2>) -> Tensor<2> {
+        let acc = Tensor::cat(vec![self.ft.forward(own), self.ft.forward(opp)], 1);
+        let x = acc.clamp(0.0, 1.0);
+        let x = self.l1.forward(x).clamp(0.0, 1.0);
+        let x = self.l2.forward(x).clamp(0.0, 1.0);
+        self.out.forward(x)
+    }
+
+    /// Mean squared error between the predicted expected score
+    /// (`sigmoid(logit)`) and the target, as Stockfish's trainer does.
+    pub fn loss(&self, batch: &NnueBatch) -> Tensor<1> {
+        let predicted = sigmoid(self.forward(batch.own.clone(), batch.opp.clone()));
+        let diff = predicted - batch.target.clone();
+        (diff.clone() * diff).mean()
+    }
+
+    /// Clips the hidden dense weights to what i8 quantization represents.
+    fn clip(self) -> NnueModel {
+        let clip = |l: Linear| Linear {
+            weight: l.weight.map(|w| {
+                let require_grad = w.is_require_grad();
+                w.clamp(-FLOAT_WEIGHT_CLIP, FLOAT_WEIGHT_CLIP)
+                    .detach()
+                    .set_require_grad(require_grad)
+            }),
+            bias: l.bias,
+        };
+        NnueModel {
+            ft: self.ft,
+            l1: clip(self.l1),
+            l2: clip(self.l2),
+            out: self.out,
+        }
+    }
+}
+
+/// Adam with burn's defaults.
+pub fn adam() -> ModuleOptimizer {
+    AdamConfig::new().init()
+}
+
+/// One training step on an autodiff device: returns the updated model
+/// (hidden weights clipped for quantization) and the loss before the update.
+pub fn train_step(
+    model: NnueModel,
+    optimizer: &mut ModuleOptimizer,
+    batch: &NnueBatch,
+    learning_rate: f64,
+) -> (NnueModel, f32) {
+    let loss = model.loss(batch);
+    let value = host(loss.clone())[0];
+    let grads = GradientsParams::from_grads(loss.backward(), &model);
+    let model = optimizer.step(learning_rate, model, grads);
+    (model.clip(), value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use shashki_rules::Game;
+
+    fn positions(count: usize) -> Vec<Position> {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut game = Game::new(Position::startpos());
+            while !game.is_over() && out.len() < count {
+                let moves = game.legal_moves();
+                game.play(&moves[rng.random_range(0..moves.len())]);
+                out.push(*game.position());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn burn_model_matches_the_host_float_net() {
+        let net = FloatNet::random(&Architecture::default(), 3).unwrap();
+        let device = Device::flex();
+        let model = NnueModel::from_float(&net, &device);
+        assert_eq!(model.to_float(&net.arch), net);
+        let positions = positions(64);
+        let batch = NnueBatch::new(&positions, &vec![0.5; positions.len()], &device);
+        let out = host(model.forward(batch.own, batch.opp));
+        for (pos, value) in positions.iter().zip(out) {
+            let expected = net.forward(pos);
+            assert!((value - expected).abs() < 1e-4, "{value} vs {expected}");
+        }
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_respects_the_clip() {
+        let net = FloatNet::random(&Architecture::default(), 4).unwrap();
+        let device = Device::flex().autodiff();
+        let mut model = NnueModel::from_float(&net, &device);
+        let mut optimizer = adam();
+        // Target: the material balance of the side to move, squashed.
+        let positions = positions(256);
+        let targets: Vec<f32> = positions
+            .iter()
+            .map(|p| {
+                let own = p.pieces(p.side_to_move()).count_ones() as f32;
+                let opp = p.pieces(p.side_to_move().opponent()).count_ones() as f32;
+                1.0 / (1.0 + (-(own - opp) / 2.0).exp())
+            })
+            .collect();
+        let batch = NnueBatch::new(&positions, &targets, &device);
+        let mut first = None;
+        let mut last = 0.0;
+        for _ in 0..60 {
+            let (next, loss) = train_step(model, &mut optimizer, &batch, 1e-2);
+            model = next;
+            first.get_or_insert(loss);
+            last = loss;
+        }
+        let first = first.unwrap();
+        assert!(last < first * 0.5, "loss {first} -> {last}");
+        let trained = model.to_float(&net.arch);
+        let max = trained
+            .l1_weight
+            .iter()
+            .chain(&trained.l2_weight)
+            .fold(0.0f32, |m, w| m.max(w.abs()));
+        assert!(max <= FLOAT_WEIGHT_CLIP, "{max}");
+    }
+}

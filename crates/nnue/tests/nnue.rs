@@ -1,0 +1,275 @@
+//! The network's invariants: incremental accumulators equal a full refresh,
+//! every kernel equals the integer reference, quantization stays close to
+//! the float net, and the model folder round-trips and rejects bad files
+//! with clear errors.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shashki_nnue::features::PERSPECTIVES;
+use shashki_nnue::file::{FLOAT_FILE, MODEL_JSON_FILE, QUANTIZED_FILE};
+use shashki_nnue::{
+    Architecture, FloatNet, Kernels, NnueEval, QuantNet, load_float, load_quantized, save_model,
+};
+use shashki_rules::{Game, Position};
+use shashki_search::alphabeta::StaticEval;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn random_net(seed: u64) -> FloatNet {
+    FloatNet::random(&Architecture::default(), seed).unwrap()
+}
+
+/// Positions from random games (many captures, some promotions).
+fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut game = Game::new(Position::startpos());
+        while !game.is_over() && out.len() < count {
+            let moves = game.legal_moves();
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(&mv);
+            out.push(*game.position());
+        }
+    }
+    out
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shashki-nnue-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Walks random lines with play and undo, checking the incremental
+/// accumulators and output against a full refresh at every node.
+fn check_walk(eval: &mut NnueEval, net: &QuantNet, start: Position, steps: usize, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::new(start);
+    eval.reset(&start);
+    let ft = net.arch.ft;
+    let mut refreshed = vec![0i16; 2 * ft];
+    for _ in 0..steps {
+        let moves = game.legal_moves();
+        let undo = game.ply() > 0 && (moves.is_empty() || rng.random_bool(0.3));
+        if undo {
+            game.undo();
+            eval.pop();
+        } else {
+            let mv = moves[rng.random_range(0..moves.len())];
+            let before = *game.position();
+            game.play(&mv);
+            eval.push(&before, &mv, game.position());
+        }
+        // Evaluate only sometimes, so several pushes are brought up to date at once.
+        if rng.random_bool(0.5) {
+            let pos = *game.position();
+            for (i, p) in PERSPECTIVES.iter().enumerate() {
+                net.refresh(&pos, *p, &mut refreshed[i * ft..(i + 1) * ft]);
+            }
+            assert_eq!(eval.accumulators(), &refreshed[..], "at {}", pos.to_fen());
+            assert_eq!(
+                eval.output(&pos),
+                net.reference_output(&pos),
+                "at {}",
+                pos.to_fen()
+            );
+        }
+    }
+}
+
+#[test]
+fn incremental_accumulator_equals_full_refresh() {
+    let net = Arc::new(QuantNet::quantize(&random_net(1)));
+    // A man promotes in mid-capture (b6:d8 as a man, then d8:g5 as a king),
+    // and positions with kings of both colours.
+    let promotion = Position::from_fen("W:Wb6,a1,c1:Bc7,f6,h8").unwrap();
+    assert!(
+        promotion
+            .legal_moves()
+            .iter()
+            .any(|m| m.promotes() && m.capture_count() == 2),
+        "the fixture must hold a promotion in mid-capture"
+    );
+    let starts = [
+        Position::startpos(),
+        promotion,
+        Position::from_fen("B:WKa1,c3,e3,g3,Kh6:Bb6,d6,Kf8,h8,c7").unwrap(),
+    ];
+    for kernels in Kernels::available() {
+        let mut eval = NnueEval::with_kernels(Arc::clone(&net), "test", kernels);
+        for (i, start) in starts.iter().enumerate() {
+            check_walk(&mut eval, &net, *start, 3000, 7 + i as u64);
+        }
+    }
+}
+
+#[test]
+fn every_kernel_equals_the_integer_reference() {
+    let net = QuantNet::quantize(&random_net(2));
+    let kernels = Kernels::available();
+    if cfg!(target_arch = "x86_64") && std::arch::is_x86_feature_detected!("avx2") {
+        assert_eq!(kernels.len(), 2, "AVX2 is detected and tested");
+    }
+    for pos in random_positions(500, 3) {
+        let reference = net.reference_output(&pos);
+        for &k in &kernels {
+            let mut eval = NnueEval::with_kernels(Arc::new(net.clone()), "t", k);
+            eval.reset(&pos);
+            assert_eq!(eval.output(&pos), reference, "{k:?} at {}", pos.to_fen());
+        }
+    }
+}
+
+#[test]
+fn simd_kernels_equal_scalar_on_extreme_values() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let n = 64;
+    let weights: Vec<i16> = (0..8 * n).map(|_| rng.random()).collect();
+    let src: Vec<i16> = (0..n).map(|_| rng.random()).collect();
+    let dense_w: Vec<i8> = (0..16 * n).map(|_| rng.random()).collect();
+    let bias: Vec<i32> = (0..16)
+        .map(|_| rng.random_range(-100_000..100_000))
+        .collect();
+    let mut results = Vec::new();
+    for k in Kernels::available() {
+        let mut acc = vec![0i16; n];
+        k.update(&mut acc, &src, &weights, &[1, 5, 7], &[0, 3]);
+        let mut act = vec![0u8; n];
+        k.crelu16(&acc, &mut act);
+        // Activations up to 255 would saturate maddubs; the kernels only
+        // ever see 0..=127.
+        assert!(act.iter().all(|&a| a <= 127));
+        let mut out = vec![0u8; 16];
+        k.dense_crelu(&dense_w, &bias, &act, &mut out);
+        results.push((acc, act, out));
+    }
+    for r in &results[1..] {
+        assert_eq!(r, &results[0]);
+    }
+}
+
+#[test]
+fn quantized_output_stays_close_to_the_float_net() {
+    let float = random_net(5);
+    let quant = QuantNet::quantize(&float);
+    let mut worst = 0.0f32;
+    for pos in random_positions(300, 6) {
+        let q = quant.reference_output(&pos) as f32 / shashki_nnue::quant::OUTPUT_SCALE as f32;
+        worst = worst.max((q - float.forward(&pos)).abs());
+    }
+    // Rounding to 1/127 of an activation and 1/64 of a weight: a few
+    // hundredths of a logit (a few centi-men).
+    assert!(worst < 0.05, "quantization error {worst}");
+    assert!(worst > 0.0, "the quantized net is a different computation");
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    let net = QuantNet::quantize(&random_net(8));
+    for pos in random_positions(100, 9) {
+        assert_eq!(
+            net.reference_output(&pos),
+            net.reference_output(&pos.flipped())
+        );
+    }
+}
+
+#[test]
+fn model_folder_round_trips() {
+    let dir = temp_dir("roundtrip");
+    let net = random_net(10);
+    save_model(&net, 1234, &dir).unwrap();
+    let (float, json) = load_float(&dir).unwrap();
+    assert_eq!(float, net);
+    assert_eq!(json.training_step, 1234);
+    assert_eq!(load_quantized(&dir).unwrap(), QuantNet::quantize(&net));
+    // The model.json path works as well as the folder.
+    assert!(load_quantized(&dir.join(MODEL_JSON_FILE)).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Saves a model, lets `spoil` damage it, and returns the load error.
+fn load_error(name: &str, spoil: impl FnOnce(&std::path::Path)) -> String {
+    let dir = temp_dir(name);
+    save_model(&random_net(11), 0, &dir).unwrap();
+    spoil(&dir);
+    let err = load_quantized(&dir).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    err
+}
+
+fn edit_json(dir: &std::path::Path, from: &str, to: &str) {
+    let path = dir.join(MODEL_JSON_FILE);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{from} not in model.json");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn bad_model_folders_give_clear_errors() {
+    let err = load_error("truncated", |dir| {
+        let path = dir.join(QUANTIZED_FILE);
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    });
+    assert!(
+        err.contains(QUANTIZED_FILE) && err.contains("truncated"),
+        "{err}"
+    );
+
+    let err = load_error("corrupt", |dir| {
+        let path = dir.join(QUANTIZED_FILE);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+    });
+    assert!(err.contains("checksum"), "{err}");
+
+    let err = load_error("layout", |dir| {
+        edit_json(dir, "\"version\": 1", "\"version\": 2")
+    });
+    assert!(
+        err.contains("feature layout") && err.contains("stm-piece-square v2"),
+        "{err}"
+    );
+
+    let err = load_error("format", |dir| {
+        edit_json(dir, "\"format_version\": 1", "\"format_version\": 9")
+    });
+    assert!(err.contains("format version is 9"), "{err}");
+
+    let err = load_error("scales", |dir| {
+        edit_json(dir, "\"dense_shift\": 6", "\"dense_shift\": 5")
+    });
+    assert!(err.contains("quantization"), "{err}");
+
+    let err = load_error("arch", |dir| edit_json(dir, "\"ft\": 128", "\"ft\": 100"));
+    assert!(err.contains("multiple of 16"), "{err}");
+
+    let err = load_error("missing", |dir| {
+        std::fs::remove_file(dir.join(QUANTIZED_FILE)).unwrap()
+    });
+    assert!(err.contains(QUANTIZED_FILE), "{err}");
+
+    let err = load_error("foreign", |dir| {
+        std::fs::write(
+            dir.join(MODEL_JSON_FILE),
+            "{\"format\": \"shashki-zero-model\"}",
+        )
+        .unwrap()
+    });
+    assert!(err.contains("not an NNUE model.json"), "{err}");
+
+    // The float file is checked the same way.
+    let dir = temp_dir("float");
+    save_model(&random_net(12), 0, &dir).unwrap();
+    std::fs::write(dir.join(FLOAT_FILE), b"short").unwrap();
+    let err = load_float(&dir).unwrap_err().to_string();
+    assert!(
+        err.contains(FLOAT_FILE) && err.contains("truncated"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

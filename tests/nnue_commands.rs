@@ -1,0 +1,77 @@
+//! The NNUE engine from the command line: an untrained model written by
+//! `shashki nnue-init`, searched by `analyse --engine nnue:DIR` (also on two
+//! threads) and played by `match` as `nnue:DIR@depth=D`; a damaged model is
+//! refused with a clear message.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn shashki(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .args(args)
+        .output()
+        .expect("shashki starts")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = shashki(args);
+    assert!(
+        out.status.success(),
+        "shashki {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shashki-nnue-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn an_untrained_model_analyses_and_plays() {
+    let dir = temp_dir("play");
+    let model = dir.join("model");
+    let model_text = model.to_str().unwrap();
+    ok(&["nnue-init", "--out", model_text, "--seed", "3"]);
+    let engine = format!("nnue:{model_text}");
+    for threads in ["1", "2"] {
+        let out = ok(&[
+            "analyse",
+            "--engine",
+            &engine,
+            "--depth",
+            "6",
+            "--threads",
+            threads,
+        ]);
+        assert!(out.contains("engine: alpha-beta (nnue "), "{out}");
+        assert!(out.contains("info depth 6 "), "{out}");
+        let best = out
+            .lines()
+            .find_map(|l| l.strip_prefix("best move: "))
+            .unwrap_or_else(|| panic!("no best move in {out}"));
+        assert!(
+            shashki_rules::Position::startpos().parse_move(best).is_ok(),
+            "{best}"
+        );
+    }
+    let player = format!("nnue:{model_text}@depth=2");
+    let out = ok(&["match", &player, "ab:depth=2", "--games", "2"]);
+    assert!(out.contains("2 games"), "{out}");
+
+    // A truncated weights file is refused, naming the file.
+    let weights = model.join("quantized.safetensors");
+    let bytes = std::fs::read(&weights).unwrap();
+    std::fs::write(&weights, &bytes[..100]).unwrap();
+    let out = shashki(&["analyse", "--engine", &engine, "--depth", "2"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("quantized.safetensors") && err.contains("truncated"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
