@@ -189,12 +189,13 @@ mod avx2 {
     }
 
     /// `maddubs` multiplies u8 by i8 and adds pairs into i16 (no saturation:
-    /// 2 x 127 x 127 < 32767), `madd` by ones widens pairs into i32.
+    /// 2 x 128 x 127 < 32768), `madd` by ones widens pairs into i32. Four
+    /// output rows at a time share one reduction (`hadd`).
     #[target_feature(enable = "avx2")]
     pub unsafe fn dense(weight: &[i8], bias: &[i32], input: &[u8], out: &mut [u8]) {
         let n = input.len();
         let ones = _mm256_set1_epi16(1);
-        for (o, slot) in out.iter_mut().enumerate() {
+        let row_sum = |o: usize| {
             let mut acc = _mm256_setzero_si256();
             for chunk in (0..n).step_by(32) {
                 // SAFETY: n is a multiple of 32 and `weight` holds `out.len()`
@@ -206,7 +207,28 @@ mod avx2 {
                     acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
                 }
             }
-            let sum = bias[o] + horizontal_sum(acc);
+            acc
+        };
+        let quads = out.len() / 4;
+        for q in 0..quads {
+            let o = 4 * q;
+            let s01 = _mm256_hadd_epi32(row_sum(o), row_sum(o + 1));
+            let s23 = _mm256_hadd_epi32(row_sum(o + 2), row_sum(o + 3));
+            let s = _mm256_hadd_epi32(s01, s23);
+            let sums = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
+            // SAFETY: rows o..o + 4 exist, so do their biases.
+            let b = unsafe { _mm_loadu_si128(bias.as_ptr().add(o).cast()) };
+            let v = _mm_srai_epi32::<6>(_mm_add_epi32(sums, b));
+            let v = _mm_min_epi32(_mm_max_epi32(v, _mm_setzero_si128()), _mm_set1_epi32(127));
+            let mut lanes = [0i32; 4];
+            // SAFETY: four i32 into a four-element array.
+            unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), v) };
+            for (slot, lane) in out[o..o + 4].iter_mut().zip(lanes) {
+                *slot = lane as u8;
+            }
+        }
+        for (o, slot) in out.iter_mut().enumerate().skip(4 * quads) {
+            let sum = bias[o] + horizontal_sum(row_sum(o));
             *slot = (sum >> 6).clamp(0, 127) as u8;
         }
     }
