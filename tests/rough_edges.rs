@@ -303,7 +303,7 @@ fn games_are_recorded_as_they_end_and_a_rerun_resumes() {
     child.wait().unwrap();
     let kept = shashki_rules::read_pdn(&std::fs::read_to_string(&pdn).unwrap());
     assert!(
-        kept.len() >= 2 && kept.len() % 2 == 0,
+        kept.len() >= 2 && kept.len().is_multiple_of(2),
         "{} games",
         kept.len()
     );
