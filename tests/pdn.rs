@@ -59,9 +59,12 @@ fn replay_one_game_prints_boards() {
     let path = temp_pdn("boards", FILE);
     let (ok, stdout) = shashki(&["pdn", "replay", path.to_str().unwrap(), "--game", "2"]);
     let (bad_ok, _) = shashki(&["pdn", "replay", path.to_str().unwrap(), "--game", "9"]);
+    let (broken_ok, broken_out) =
+        shashki(&["pdn", "replay", path.to_str().unwrap(), "--game", "3"]);
     std::fs::remove_file(&path).unwrap();
     assert!(ok, "{stdout}");
     assert!(!bad_ok, "--game 9 of 4 must fail");
+    assert!(!broken_ok, "a broken game must fail: {broken_out}");
     // The start and one board per half-move, White at the bottom.
     assert_eq!(stdout.matches("  a b c d e f g h").count(), 5, "{stdout}");
     assert!(stdout.contains("2... g7:e5"), "{stdout}");
@@ -78,12 +81,19 @@ fn check_reports_each_game_and_fails_on_a_broken_one() {
     std::fs::remove_file(&path).unwrap();
     assert!(!ok);
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines[0], "game 1: ok, 1 plies, result 2-0");
+    // The record says White won; the rules say the position is a draw.
+    assert_eq!(
+        lines[0],
+        "game 1: 1 plies, the record says 2-0 but the arbiter gives 1-1 (insufficient material)"
+    );
     assert_eq!(lines[1], "game 2: ok, 4 plies, result *");
     assert!(
         lines[2].starts_with("game 3, line 10, move 2.: \"c3-e5\""),
         "{}",
         lines[2]
     );
-    assert_eq!(lines[4], "4 games, 3 ok, 1 broken");
+    assert_eq!(
+        lines[4],
+        "4 games, 2 ok, 1 broken, 1 with a result the arbiter disputes"
+    );
 }

@@ -134,7 +134,7 @@ fn corrupted_chunk_and_truncated_checkpoint_are_reported_not_fatal() {
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(second.status.success(), "{stderr}");
     assert!(
-        stderr.contains("skipping unusable checkpoint") && stderr.contains("truncated"),
+        stderr.contains("unusable checkpoint moved to") && stderr.contains("truncated"),
         "{stderr}"
     );
     assert!(

@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to answer `name` and `isready` at start.
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What the reader thread passes on.
 enum Line {

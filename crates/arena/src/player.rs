@@ -321,6 +321,22 @@ impl PlayerFactory {
                     })?;
                 Some(SharedEvaluator(evaluator))
             }
+            PlayerKind::External {
+                command,
+                limits,
+                timeout,
+            } => {
+                // One handshake before any game: an engine that does not
+                // start or answer stops the match here, before anything is
+                // played or rated (a crash later forfeits one game only).
+                ExternalPlayer::start(command, *limits, *timeout).map_err(|failure| {
+                    PlayerError {
+                        name: spec.name.clone(),
+                        reason: format!("the engine failed its handshake: {failure}"),
+                    }
+                })?;
+                None
+            }
             _ => None,
         };
         let batch = match &spec.kind {

@@ -163,15 +163,22 @@ pub fn training_steps(spec: &PlayerSpec) -> Option<u64> {
     }
 }
 
-/// The folder holding every network player's checkpoint, if they share one
-/// (where the Elo plot goes by default).
+/// The training run every network player comes from, if they share one:
+/// the players are checkpoints in `RUN/checkpoints/` and `RUN/config.toml`
+/// exists (where the Elo plot goes by default). Exported models and
+/// checkpoints elsewhere have none, so rating them writes no plot unless
+/// one is asked for.
 pub fn common_run_dir(specs: &[PlayerSpec]) -> Option<PathBuf> {
     let mut dirs = specs.iter().filter_map(|s| match &s.kind {
         PlayerKind::Net { path, .. } => Some(path.parent().unwrap_or(Path::new(".")).to_path_buf()),
         _ => None,
     });
     let first = dirs.next()?;
-    dirs.all(|d| d == first).then_some(first)
+    if !dirs.all(|d| d == first) || first.file_name()? != "checkpoints" {
+        return None;
+    }
+    let run = first.parent()?;
+    run.join("config.toml").is_file().then(|| run.to_path_buf())
 }
 
 /// Plot data from a ratings table: players with known steps become points,
@@ -242,5 +249,33 @@ mod tests {
         assert!(expand_wildcards(&[format!("net:{}/zzz*", dir.display())]).is_err());
         assert!(glob_match("a*b*c", "aXbYc") && !glob_match("a*b", "ab-"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_plot_goes_into_the_run_directory_of_the_checkpoints_only() {
+        let root = std::env::temp_dir().join(format!("arena-rundir-{}", std::process::id()));
+        let run = root.join("run");
+        std::fs::create_dir_all(run.join("checkpoints")).unwrap();
+        std::fs::create_dir_all(root.join("models/m")).unwrap();
+        std::fs::write(run.join("config.toml"), "").unwrap();
+        let net = |path: PathBuf| -> PlayerSpec {
+            format!("net:{}@sims=1", path.display()).parse().unwrap()
+        };
+        let a = net(run.join("checkpoints/ckpt-000000001.shzk"));
+        let b = net(run.join("checkpoints/ckpt-000000002.shzk"));
+        let random: PlayerSpec = "random".parse().unwrap();
+        assert_eq!(
+            common_run_dir(&[a.clone(), random.clone(), b.clone()]),
+            Some(run.clone())
+        );
+        // An exported model's folder is no run: no plot beside it.
+        assert_eq!(common_run_dir(&[net(root.join("models/m")), random]), None);
+        assert_eq!(
+            common_run_dir(&[a.clone(), net(root.join("models/m"))]),
+            None
+        );
+        std::fs::remove_file(run.join("config.toml")).unwrap();
+        assert_eq!(common_run_dir(&[a, b]), None);
+        std::fs::remove_dir_all(root).unwrap();
     }
 }

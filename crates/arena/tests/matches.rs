@@ -164,18 +164,22 @@ fn misbehaving_external_engine_loses_each_game_and_the_match_goes_on() {
             other => panic!("game {}.{} ended by {other:?}", g.pair, g.leg),
         }
     }
+    // The handshake before the match started the engine once (mode 0).
     assert_eq!(
         kinds,
-        ["illegal", "crash", "timeout", "illegal", "crash", "timeout"]
+        ["crash", "timeout", "illegal", "crash", "timeout", "illegal"]
     );
     assert_eq!((report.summary.wdl.wins, report.summary.wdl.losses), (0, 6));
     let table = report.result_table();
     assert!(table.contains("forfeit: 6"), "{table}");
-    // An engine that cannot even start forfeits too.
-    let missing = factory(&format!("ext:\"{}\"", dir.join("no-such-engine").display()));
-    let r = run_match(&random, &missing, &settings, &mut |_, _| Control::Continue);
-    assert_eq!(r.summary.wdl.wins, 6);
-    assert!(r.games.iter().all(|g| matches!(&g.cause, EndCause::Forfeit { failure: PlayerFailure::Crashed(w), .. } if w.contains("cannot start"))));
+    // An engine that cannot even start is refused before any game.
+    let missing = format!("ext:\"{}\"", dir.join("no-such-engine").display());
+    let err = PlayerFactory::from_text(&missing).unwrap_err();
+    assert_eq!(err.name, missing);
+    assert!(
+        err.reason.contains("handshake") && err.reason.contains("cannot start"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -3,7 +3,7 @@
 //! `--movetime`) and the seed. A new engine kind is one variant here plus
 //! one arm in [`EngineArgs::build`].
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use shashki_arena::net::load_evaluator;
 use shashki_arena::player::SharedEvaluator;
 use shashki_search::evaluators::RolloutEvaluator;
@@ -160,13 +160,30 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    /// The limits as the search takes them.
-    pub fn limits(&self) -> SearchLimits {
-        SearchLimits {
+    /// The limits as `engine` takes them; a limit it cannot honour is an
+    /// error rather than silently ignored or capped.
+    pub fn limits_for(&self, engine: &EngineChoice) -> Result<SearchLimits> {
+        let tree_search = matches!(engine, EngineChoice::Mcts | EngineChoice::Net(_));
+        if tree_search && self.depth.is_some() {
+            bail!(
+                "--depth applies to the alpha-beta engine only; limit {engine} by --nodes \
+                 (simulations) or --movetime"
+            );
+        }
+        if let Some(nodes) = self.nodes
+            && tree_search
+            && nodes > u64::from(u32::MAX)
+        {
+            bail!(
+                "--nodes {nodes}: {engine} runs at most {} simulations per move",
+                u32::MAX
+            );
+        }
+        Ok(SearchLimits {
             depth: self.depth,
             nodes: self.nodes,
             movetime: self.movetime.map(Duration::from_millis),
             ..SearchLimits::default()
-        }
+        })
     }
 }

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod engine_choice;
+mod signals;
 
 /// Shashki Zero: train Russian checkers engines from zero by self-play.
 #[derive(Parser)]
@@ -53,7 +54,12 @@ enum Command {
     Learn(commands::learn::Args),
 }
 
+/// Exit status of a process killed by SIGPIPE (128 + 13): what `yes | head`
+/// reports when the reader goes away.
+const BROKEN_PIPE_EXIT: i32 = 141;
+
 fn main() {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
@@ -74,7 +80,58 @@ fn main() {
         Command::Learn(args) => commands::learn::run(args),
     };
     if let Err(err) = result {
-        eprintln!("error: {err:#}");
+        if is_broken_pipe(&err) {
+            std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        eprintln!("error: {}", error_text(&err));
         std::process::exit(1);
     }
+}
+
+/// True if `err` comes from writing to a reader that went away
+/// (`shashki perft | head`).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Rust ignores SIGPIPE, so `println!` to a closed pipe panics; that panic
+/// (and only that one) becomes a quiet exit with the usual status. SIGPIPE
+/// itself stays ignored: a crashed external engine must not kill a match.
+fn quiet_on_broken_pipe() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        let broken_pipe = message.contains("Broken pipe") || message.contains("os error 32");
+        if message.starts_with("failed printing to std") && broken_pipe {
+            std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        default_hook(info);
+    }));
+}
+
+/// The error and its causes, `: `-separated, without repeating a cause that
+/// an outer message already quotes (`{path}: {source}` errors would print
+/// their source twice with anyhow's `{:#}`).
+fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }

@@ -18,7 +18,7 @@ use crate::config::NetConfig;
 use crate::encoding::{ENCODING_VERSION, POLICY_LAYOUT_VERSION};
 use crate::error::NetError;
 use crate::inference::InferenceNet;
-use crate::model::{Net, check_tensors};
+use crate::model::{Net, check_finite, check_tensors};
 use crate::weights::{NamedTensor, from_safetensors, to_safetensors};
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
@@ -89,8 +89,13 @@ impl Checkpoint {
         InferenceNet::from_tensors(&self.config, self.tensors.clone(), device)
     }
 
-    /// The file's bytes.
+    /// The file's bytes; fails if a weight is NaN or infinite.
     pub fn to_bytes(&self) -> Result<Vec<u8>, NetError> {
+        // A diverged network is not worth keeping: refuse it here rather
+        // than find it unloadable at the next resume.
+        for tensor in &self.tensors {
+            check_finite(tensor)?;
+        }
         let weights = to_safetensors(&self.tensors, None)?;
         let optimizer = self.optimizer.as_deref().unwrap_or(&[]);
         let header = CheckpointHeader {

@@ -50,6 +50,16 @@ pub enum NetError {
     /// Weights do not fit the architecture (missing, extra or misshapen tensors).
     #[error("weights do not fit the network: {0}")]
     Weights(String),
+    /// A weight is NaN or infinite (a corrupt file or a diverged run).
+    #[error("tensor {tensor} holds a non-finite value ({value}) at index {index}")]
+    NonFinite {
+        /// The tensor's stable name.
+        tensor: String,
+        /// Index of the first bad value.
+        index: usize,
+        /// The value.
+        value: f32,
+    },
     /// The compute device cannot be used.
     #[error("device: {0}")]
     Device(String),

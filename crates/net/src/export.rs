@@ -12,7 +12,9 @@ use crate::encoding::{
     POLICY_LEN, Plane,
 };
 use crate::error::NetError;
-use crate::model::{BATCH_NORM_EPSILON, PLIES_LEFT_SCALE, check_tensors, tensor_shapes};
+use crate::model::{
+    BATCH_NORM_EPSILON, PLIES_LEFT_SCALE, check_finite, check_tensors, tensor_shapes,
+};
 use crate::weights::{from_safetensors, to_safetensors};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -64,6 +66,10 @@ pub struct ModelJson {
     pub architecture: NetConfig,
     /// Training step of the exported weights.
     pub training_step: u64,
+    /// SHA-256 of `model.safetensors` (lowercase hex), checked on import.
+    /// Exports before it was added lack it; they load unchecked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights_sha256: Option<String>,
     /// Batch norm storage.
     pub batch_norm: BatchNormSpec,
     /// The plies-left output times this is plies.
@@ -101,6 +107,7 @@ impl ModelJson {
             policy_layout_version: POLICY_LAYOUT_VERSION,
             architecture: config.clone(),
             training_step,
+            weights_sha256: None,
             batch_norm: BatchNormSpec {
                 epsilon: BATCH_NORM_EPSILON,
                 folded: false,
@@ -135,12 +142,27 @@ pub fn export_model(checkpoint: &Checkpoint, dir: &Path) -> Result<(), NetError>
             POLICY_LAYOUT_VERSION.to_string(),
         ),
     ]);
+    for tensor in &checkpoint.tensors {
+        check_finite(tensor)?;
+    }
     let weights = to_safetensors(&checkpoint.tensors, Some(metadata))?;
     write_atomic(&dir.join(WEIGHTS_FILE), &weights)?;
-    let json = ModelJson::describe(&checkpoint.config, checkpoint.step);
+    let json = ModelJson {
+        weights_sha256: Some(sha256_hex(&weights)),
+        ..ModelJson::describe(&checkpoint.config, checkpoint.step)
+    };
     let mut text = serde_json::to_string_pretty(&json).expect("model.json serialises");
     text.push('\n');
     write_atomic(&dir.join(MODEL_JSON_FILE), text.as_bytes())
+}
+
+/// SHA-256 of `bytes` as lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Reads an exported model folder back into a checkpoint (no optimiser state).
@@ -185,6 +207,17 @@ pub fn import_model(dir: &Path) -> Result<Checkpoint, NetError> {
         .map_err(|e| NetError::format(&json_path, e.to_string()))?;
     let weights_path = dir.join(WEIGHTS_FILE);
     let bytes = std::fs::read(&weights_path).map_err(|e| NetError::io(&weights_path, e))?;
+    if let Some(expected) = &json.weights_sha256 {
+        let found = sha256_hex(&bytes);
+        if !found.eq_ignore_ascii_case(expected) {
+            return Err(NetError::format(
+                &weights_path,
+                format!(
+                    "checksum mismatch: SHA-256 is {found}, {MODEL_JSON_FILE} says {expected}: the file is corrupt or not the one exported with it"
+                ),
+            ));
+        }
+    }
     let tensors = from_safetensors(&bytes, &weights_path)?;
     let tensors = check_tensors(&json.architecture, tensors)
         .map_err(|e| NetError::format(&weights_path, e.to_string()))?;

@@ -42,7 +42,9 @@ pub use encoding::{
 };
 pub use error::NetError;
 pub use evaluator::{EvaluatorConfig, NetEvaluator, wdl_softmax};
-pub use export::{ModelJson, export_model, import_model};
+pub use export::{
+    MODEL_JSON_FILE, ModelJson, WEIGHTS_FILE, export_model, import_model, sha256_hex,
+};
 pub use inference::{HostOutput, InferenceNet};
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};
 pub use model::{BoardNet, Net, NetOutput, PLIES_LEFT_SCALE, parameter_count};

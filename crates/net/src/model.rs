@@ -593,6 +593,7 @@ pub fn check_tensors(
                 tensor.data.len()
             )));
         }
+        check_finite(&tensor)?;
         ordered.push(tensor);
     }
     if let Some(extra) = by_name.keys().min() {
@@ -601,6 +602,19 @@ pub fn check_tensors(
         )));
     }
     Ok(ordered)
+}
+
+/// Fails if `tensor` holds a NaN or an infinity (corrupt file or a
+/// diverged training run), naming the tensor, the index and the value.
+pub fn check_finite(tensor: &NamedTensor) -> Result<(), NetError> {
+    match tensor.data.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(index) => Err(NetError::NonFinite {
+            tensor: tensor.name.clone(),
+            index,
+            value: tensor.data[index],
+        }),
+    }
 }
 
 /// Number of scalar parameters of an architecture (trainable ones only,

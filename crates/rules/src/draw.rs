@@ -2,7 +2,7 @@
 //! counters that decide when each one fires.
 //!
 //! Every count is kept in half-moves ("plies"). The defaults follow
-//! `shared/RULES.md` ("Counting precisely"), which is what lidraughts does:
+//! `docs/RULES.md` ("How the counts run"), which is what lidraughts does:
 //!
 //! | rule  | condition                                          | default |
 //! |-------|----------------------------------------------------|---------|

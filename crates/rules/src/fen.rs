@@ -82,6 +82,15 @@ impl Position {
             if !seen[color] {
                 return Err(err(text, &format!("the {letter} piece list is missing")));
             }
+            let count = masks[color].count_ones();
+            if count > MAX_PIECES_PER_SIDE {
+                return Err(err(
+                    text,
+                    &format!(
+                        "{letter} has {count} pieces; a side has at most {MAX_PIECES_PER_SIDE} (men and kings)"
+                    ),
+                ));
+            }
         }
         Position::from_masks(masks[0], masks[1], kings, side).map_err(|reason| err(text, &reason))
     }
@@ -109,6 +118,10 @@ impl Position {
         out
     }
 }
+
+/// A side starts with 12 men and never gains pieces (promotion turns a man
+/// into a king).
+const MAX_PIECES_PER_SIDE: u32 = 12;
 
 /// Where men of each colour (white, black) cannot stand: their promotion rank.
 const MAN_FORBIDDEN: [u32; 2] = [RANK_8, RANK_1];

@@ -36,6 +36,13 @@ const BAD_FENS: &[(&str, &str, &str)] = &[
     ("W:Wa1:Bb8:", "\"\"", "empty section"),
     ("W:Wа1:Bb8", "\"а1\"", "dark square"), // Cyrillic 'а'
     ("W:Wa10:Bb8", "\"a10\"", "dark square"),
+    ("W:W20-32:B1-12", "\"W:W20-32:B1-12\"", "W has 13 pieces"),
+    (
+        "B:WK1-12,20:B21-28",
+        "\"B:WK1-12,20:B21-28\"",
+        "W has 13 pieces",
+    ),
+    ("W:W21-32:B1-13", "\"W:W21-32:B1-13\"", "B has 13 pieces"),
 ];
 
 #[test]

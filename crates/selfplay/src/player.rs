@@ -32,6 +32,8 @@ use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, Outcome, Posi
 use shashki_search::{
     Algorithm, EvalRequest, Evaluation, Evaluator, Search, SearchConfig, SearchError,
 };
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// A self-play failure.
@@ -119,6 +121,7 @@ pub struct SelfPlayer {
     slots: Vec<Option<Slot>>,
     pool: Option<rayon::ThreadPool>,
     evals: Vec<Evaluation>,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl SelfPlayer {
@@ -155,6 +158,7 @@ impl SelfPlayer {
             slots,
             pool,
             evals: Vec::new(),
+            stop: None,
         })
     }
 
@@ -167,6 +171,16 @@ impl SelfPlayer {
     /// Number of the next game to start.
     pub fn next_game(&self) -> u64 {
         self.next_game
+    }
+
+    /// Makes [`SelfPlayer::play`] return early, after the games finished so
+    /// far, once `stop` is set (Ctrl-C); the games in flight stay in flight.
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
     }
 
     /// Games currently in flight.
@@ -212,7 +226,7 @@ impl SelfPlayer {
         let batch_size = self.config.batch_size.max(1);
         let leaves_per_game = self.search_config.leaves_per_batch.max(1) as usize;
         let mut finished = 0usize;
-        while finished < games {
+        while finished < games && !self.stop_requested() {
             let wanted = if drain { games - finished } else { usize::MAX };
             self.fill_slots(wanted);
 

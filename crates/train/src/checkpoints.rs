@@ -40,9 +40,28 @@ pub struct Loaded {
     pub state: Option<LearnerState>,
     /// Its file.
     pub path: PathBuf,
-    /// Newer checkpoints that failed to load, with the reason.
-    pub skipped: Vec<String>,
+    /// Newer checkpoints that failed to load.
+    pub skipped: Vec<Unreadable>,
 }
+
+/// A checkpoint file that failed to load, and why.
+#[derive(Clone, Debug)]
+pub struct Unreadable {
+    /// The file.
+    pub path: PathBuf,
+    /// The error (names the file).
+    pub reason: String,
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+/// Folder (inside the checkpoint directory) where unreadable checkpoints
+/// are moved, so they are neither pruned nor overwritten nor read again.
+pub const UNREADABLE_DIR: &str = "unreadable";
 
 /// The checkpoints of one run.
 #[derive(Clone, Debug)]
@@ -166,6 +185,70 @@ impl CheckpointStore {
         self.load_newest_of(self.promoted()?)
     }
 
+    /// Every regular checkpoint that fails to load (all of them are read).
+    pub fn unreadable(&self) -> Result<Vec<Unreadable>, StoreError> {
+        Ok(self
+            .checkpoints()?
+            .into_iter()
+            .filter_map(|(_, path)| {
+                Checkpoint::load(&path).err().map(|e| Unreadable {
+                    path,
+                    reason: e.to_string(),
+                })
+            })
+            .collect())
+    }
+
+    /// Moves `file` (and the state file of a regular checkpoint) into
+    /// `<dir>/unreadable/`, keeping it for inspection; returns its new path.
+    pub fn set_aside(&self, file: &Path) -> Result<PathBuf, StoreError> {
+        let aside = self.dir.join(UNREADABLE_DIR);
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |error| StoreError::Io { path, error }
+        };
+        fs::create_dir_all(&aside).map_err(io(&aside))?;
+        let name = file.file_name().unwrap_or_default();
+        let target = aside.join(name);
+        fs::rename(file, &target).map_err(io(file))?;
+        if let Some(step) = step_of(&name.to_string_lossy(), "ckpt-") {
+            let state = self.dir.join(state_name(step));
+            if state.exists() {
+                fs::rename(&state, aside.join(state_name(step))).map_err(io(&state))?;
+            }
+        }
+        Ok(target)
+    }
+
+    /// Deletes `ckpt-<step>.state.json` files whose checkpoint is missing
+    /// (a kill between writing the state and its checkpoint, or between
+    /// pruning the two). Returns how many were removed.
+    pub fn remove_orphan_states(&self) -> Result<usize, StoreError> {
+        let entries = fs::read_dir(&self.dir).map_err(|error| StoreError::Io {
+            path: self.dir.clone(),
+            error,
+        })?;
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(step) = name
+                .to_string_lossy()
+                .strip_prefix("ckpt-")
+                .and_then(|rest| rest.strip_suffix(".state.json"))
+                .and_then(|digits| digits.parse::<u64>().ok())
+            else {
+                continue;
+            };
+            if name.to_string_lossy() == state_name(step)
+                && !self.dir.join(checkpoint_name(step)).exists()
+                && fs::remove_file(entry.path()).is_ok()
+            {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
     fn load_newest_of(&self, list: Vec<(u64, PathBuf)>) -> Result<Option<Loaded>, StoreError> {
         let mut skipped = Vec::new();
         for (step, path) in list.into_iter().rev() {
@@ -182,7 +265,10 @@ impl CheckpointStore {
                         skipped,
                     }));
                 }
-                Err(e) => skipped.push(e.to_string()),
+                Err(e) => skipped.push(Unreadable {
+                    path,
+                    reason: e.to_string(),
+                }),
             }
         }
         Ok(None)

@@ -303,6 +303,20 @@ impl RunConfig {
 
     /// Checks every section; the message names the section and key.
     pub fn validate(&self) -> Result<(), String> {
+        self.check_ranges()?;
+        let t = &self.train;
+        if t.min_samples > t.window {
+            return Err(format!(
+                "[train] min_samples = {}: must not exceed window = {} (training would never start)",
+                t.min_samples, t.window
+            ));
+        }
+        if t.batch_size > t.window {
+            return Err(format!(
+                "[train] batch_size = {}: must not exceed window = {}",
+                t.batch_size, t.window
+            ));
+        }
         self.search
             .validate()
             .map_err(|e| format!("[search] {e}"))?;
@@ -360,6 +374,148 @@ impl RunConfig {
         }
         if g.simulations == 0 {
             return Err("[gating] simulations: must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// The range every numeric key must lie in, as `(section.key, min, max)`,
+/// both ends included. Zero or a negative number where it cannot work
+/// (`games_per_generation = 0` would spin through empty generations) and
+/// absurd sizes are refused before a run starts. Every numeric key has an
+/// entry; a test keeps it so.
+pub const KEY_RANGES: &[(&str, f64, f64)] = &[
+    ("run.seed", 0.0, I64_MAX),
+    ("run.generations", 0.0, 1e9),
+    ("run.log_every_steps", 1.0, 1e9),
+    ("net.blocks", 1.0, 256.0),
+    ("net.channels", 1.0, 4096.0),
+    ("net.global_pool_every", 0.0, 256.0),
+    ("net.policy_channels", 1.0, 4096.0),
+    ("net.value_channels", 1.0, 4096.0),
+    ("net.value_hidden", 1.0, 4096.0),
+    ("search.full_simulations", 1.0, 1e7),
+    ("search.fast_simulations", 1.0, 1e7),
+    ("search.full_search_fraction", 0.0, 1.0),
+    ("search.leaves_per_batch", 1.0, 4096.0),
+    ("search.c_init", 0.0, 100.0),
+    ("search.c_base", 1.0, 1e9),
+    ("search.fpu_reduction", 0.0, 10.0),
+    ("search.root_fpu_reduction", 0.0, 10.0),
+    ("search.dirichlet_alpha", 1e-6, 100.0),
+    ("search.dirichlet_fraction", 0.0, 1.0),
+    ("search.virtual_loss", 0.0, 100.0),
+    ("search.temperature", 0.0, 100.0),
+    ("search.gumbel_max_considered", 1.0, 1024.0),
+    ("search.gumbel_scale", 0.0, 100.0),
+    ("search.c_visit", 0.0, 1e6),
+    ("search.c_scale", 0.0, 1e3),
+    ("search.max_tree_nodes", 16.0, 1e9),
+    ("selfplay.threads", 1.0, 1024.0),
+    ("selfplay.games_in_flight", 1.0, 1e6),
+    ("selfplay.batch_size", 1.0, 65536.0),
+    ("selfplay.games_per_generation", 1.0, 1e8),
+    ("selfplay.games_per_chunk", 1.0, 1e6),
+    ("selfplay.temperature_start", 0.0, 100.0),
+    ("selfplay.temperature_end", 0.0, 100.0),
+    ("selfplay.temperature_plies", 0.0, 10_000.0),
+    ("selfplay.random_opening_plies", 0.0, 1000.0),
+    ("selfplay.resign_threshold", -10.0, 1.0),
+    ("selfplay.resign_consecutive", 1.0, 1000.0),
+    ("selfplay.resign_playthrough", 0.0, 1.0),
+    ("selfplay.max_plies", 1.0, 100_000.0),
+    ("train.batch_size", 1.0, 65536.0),
+    ("train.steps_per_generation", 1.0, 1e8),
+    ("train.learning_rate", 1e-9, 10.0),
+    ("train.momentum", 0.0, 0.9999),
+    ("train.weight_decay", 0.0, 1.0),
+    ("train.lr_warmup_steps", 0.0, 1e9),
+    ("train.lr_decay_steps", 0.0, 1e12),
+    ("train.lr_decay_factor", 1e-6, 10.0),
+    ("train.grad_clip_norm", 0.0, 1e6),
+    ("train.policy_loss_weight", 0.0, 1000.0),
+    ("train.value_loss_weight", 0.0, 1000.0),
+    ("train.window", 1.0, 1e10),
+    ("train.min_samples", 0.0, 1e10),
+    ("train.max_reuse", 1e-6, 1e4),
+    ("train.checkpoint_every_steps", 1.0, 1e9),
+    ("train.keep_checkpoints", 1.0, 1e6),
+    ("gating.every_generations", 1.0, 1e6),
+    ("gating.simulations", 1.0, 1e7),
+    ("gating.elo0", -2000.0, 2000.0),
+    ("gating.elo1", -2000.0, 2000.0),
+    ("gating.alpha", 1e-6, 0.4999),
+    ("gating.beta", 1e-6, 0.4999),
+    ("gating.min_games", 0.0, 1e7),
+    ("gating.max_games", 2.0, 1e7),
+    ("gating.games", 1.0, 1e7),
+    ("gating.threshold", 0.0, 1.0),
+    ("gating.concurrency", 0.0, 4096.0),
+    ("draw_rules.three_kings_vs_king_plies", 1.0, 1000.0),
+    ("draw_rules.kings_only_plies", 1.0, 1000.0),
+    ("draw_rules.material_unchanged_plies_4_5", 1.0, 1000.0),
+    ("draw_rules.material_unchanged_plies_6_7", 1.0, 1000.0),
+    ("draw_rules.main_diagonal_plies", 1.0, 1000.0),
+    ("draw_rules.few_pieces_plies", 1.0, 1000.0),
+    ("draw_rules.max_plies", 1.0, 100_000.0),
+];
+
+/// The largest integer TOML holds.
+const I64_MAX: f64 = i64::MAX as f64;
+
+/// Every numeric value of `value` (a config as TOML), as
+/// (`section.key`, number); arrays give one entry per element.
+pub fn numeric_keys(value: &toml::Value) -> Vec<(String, f64)> {
+    fn walk(prefix: &str, value: &toml::Value, out: &mut Vec<(String, f64)>) {
+        match value {
+            toml::Value::Integer(i) => out.push((prefix.to_string(), *i as f64)),
+            toml::Value::Float(f) => out.push((prefix.to_string(), *f)),
+            toml::Value::Array(items) => items.iter().for_each(|v| walk(prefix, v, out)),
+            toml::Value::Table(table) => {
+                for (key, v) in table {
+                    let path = if prefix.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{prefix}.{key}")
+                    };
+                    walk(&path, v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk("", value, &mut out);
+    out
+}
+
+/// A number as a config file would show it.
+fn show_number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+impl RunConfig {
+    /// Checks every numeric key against [`KEY_RANGES`]; the message names
+    /// the section, the key, the value and the allowed range.
+    fn check_ranges(&self) -> Result<(), String> {
+        let value = toml::Value::try_from(self).map_err(|e| format!("config: {e}"))?;
+        for (path, x) in numeric_keys(&value) {
+            let Some(&(_, min, max)) = KEY_RANGES.iter().find(|(key, _, _)| *key == path) else {
+                continue;
+            };
+            if !(min..=max).contains(&x) {
+                let (section, key) = path.split_once('.').unwrap_or(("", &path));
+                return Err(format!(
+                    "[{section}] {key} = {}: must be in {} ..= {}",
+                    show_number(x),
+                    show_number(min),
+                    show_number(max)
+                ));
+            }
         }
         Ok(())
     }
@@ -434,5 +590,154 @@ mod tests {
         assert!((t.learning_rate_at(9) - 0.1).abs() < 1e-12);
         assert!((t.learning_rate_at(150) - 0.05).abs() < 1e-12);
         assert!((t.learning_rate_at(250) - 0.025).abs() < 1e-12);
+    }
+}
+
+#[cfg(test)]
+mod range_tests {
+    use super::*;
+
+    /// The default config as a TOML table.
+    fn default_table() -> toml::Table {
+        match toml::Value::try_from(RunConfig::default()).unwrap() {
+            toml::Value::Table(t) => t,
+            _ => unreachable!(),
+        }
+    }
+
+    /// The default value of `section.key` (an array's first element).
+    fn default_value(path: &str) -> toml::Value {
+        let mut config = RunConfig::default();
+        config.train.lr_decay_steps = vec![1];
+        let value = toml::Value::try_from(&config).unwrap();
+        let (section, key) = path.split_once('.').unwrap();
+        match &value[section][key] {
+            toml::Value::Array(items) => items[0].clone(),
+            other => other.clone(),
+        }
+    }
+
+    /// The default config with `section.key` set to `value` (TOML text).
+    fn with_value(path: &str, value: &str) -> String {
+        let (section, key) = path.split_once('.').unwrap();
+        let mut table = default_table();
+        let replacement: toml::Value = toml::from_str::<toml::Table>(&format!("x = {value}"))
+            .unwrap()
+            .remove("x")
+            .unwrap();
+        let section = table
+            .entry(section)
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let old = section
+            .as_table_mut()
+            .unwrap()
+            .insert(key.to_string(), replacement);
+        // An array key takes a one-element array.
+        if let Some(toml::Value::Array(_)) = old {
+            let v = section.as_table_mut().unwrap().remove(key).unwrap();
+            section
+                .as_table_mut()
+                .unwrap()
+                .insert(key.to_string(), toml::Value::Array(vec![v]));
+        }
+        toml::to_string(&table).unwrap()
+    }
+
+    #[test]
+    fn every_numeric_key_has_a_range_that_holds_its_default() {
+        let mut config = RunConfig::default();
+        config.train.lr_decay_steps = vec![1000];
+        let value = toml::Value::try_from(&config).unwrap();
+        let keys = numeric_keys(&value);
+        assert!(keys.len() > 60, "{keys:?}");
+        for (path, x) in keys {
+            let range = KEY_RANGES.iter().find(|(k, _, _)| *k == path);
+            let (_, min, max) = range.unwrap_or_else(|| {
+                panic!("numeric key {path} has no entry in KEY_RANGES: give it its range")
+            });
+            assert!((*min..=*max).contains(&x), "default {path} = {x}");
+        }
+        for (key, min, max) in KEY_RANGES {
+            assert!(min <= max, "{key}");
+        }
+    }
+
+    #[test]
+    fn zero_minus_one_and_absurd_values_are_refused_naming_key_value_and_range() {
+        for &(path, min, max) in KEY_RANGES {
+            let key = path.split_once('.').unwrap().1;
+            let is_int = matches!(default_value(path), toml::Value::Integer(_));
+            let absurd = if max >= 1e18 {
+                None
+            } else {
+                Some(max * 1000.0 + 1000.0)
+            };
+            let (zero, minus_one) = if is_int { ("0", "-1") } else { ("0.0", "-1.0") };
+            let mut cases: Vec<(String, f64)> = vec![(zero.into(), 0.0), (minus_one.into(), -1.0)];
+            if let Some(a) = absurd {
+                let text = if is_int {
+                    format!("{}", a as i64)
+                } else {
+                    format!("{a:e}")
+                };
+                cases.push((text, a));
+            }
+            for (text, x) in cases {
+                let toml_text = with_value(path, &text);
+                let result = RunConfig::from_toml(&toml_text, Path::new("walk.toml"));
+                let allowed = (min..=max).contains(&x);
+                match result {
+                    Ok(_) => assert!(allowed, "{path} = {text} was accepted"),
+                    Err(err) => {
+                        let message = err.to_string();
+                        assert!(message.contains("walk.toml"), "{message}");
+                        assert!(message.contains(key), "{path} = {text}: {message}");
+                        // Type errors (a negative unsigned) come from the
+                        // parser with the line; range errors say the range.
+                        if let ConfigError::Invalid { .. } = err
+                            && !allowed
+                        {
+                            // (An f32 key shows its value as stored.)
+                            assert!(
+                                message.contains(&show_number(min))
+                                    && message.contains(&show_number(max))
+                                    && message.contains(&format!("{key} = "))
+                                    && (!is_int || message.contains(&show_number(x))),
+                                "{path} = {text}: {message}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_values_the_issue_named_are_refused() {
+        for (section, key) in [
+            ("selfplay", "games_per_generation"),
+            ("draw_rules", "max_plies"),
+            ("train", "steps_per_generation"),
+            ("net", "blocks"),
+        ] {
+            let text = format!("[{section}]\n{key} = 0\n");
+            let err = RunConfig::from_toml(&text, Path::new("x.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains(&format!("[{section}] {key} = 0: must be in 1 ..= ")),
+                "{err}"
+            );
+        }
+        let err = RunConfig::from_toml(
+            "[train]\nmin_samples = 500\nwindow = 100\n",
+            Path::new("x.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("min_samples = 500: must not exceed window = 100"),
+            "{err}"
+        );
     }
 }

@@ -7,16 +7,18 @@
 //! chunks, the checkpoints with their counters and the tensorboard logs, and
 //! a restart continues from the newest checkpoint that loads.
 
-use crate::checkpoints::{CheckpointStore, Loaded, StoreError};
+use crate::checkpoints::{CheckpointStore, Loaded, StoreError, UNREADABLE_DIR, Unreadable};
 use crate::config::{ConfigError, RunConfig};
 use crate::learner::{Learner, StepReport};
 use crate::replay::{ReplaySettings, ReplayWindow};
-use crate::run_dir::RunDir;
+use crate::run_dir::{RunDir, RunDirError, RunLock};
 use crate::state::LearnerState;
 use crate::tblog::{TbError, TbLogger};
 use shashki_net::{Checkpoint, Device, NetError, NetEvaluator};
 use shashki_selfplay::{ChunkError, ChunkSink, SelfPlayError, SelfPlayStats, SelfPlayer};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A failure of the training loop.
@@ -51,6 +53,29 @@ pub enum RunError {
     /// Gating failed.
     #[error("gating: {0}")]
     Gate(String),
+    /// The run directory is locked by another process or unusable.
+    #[error(transparent)]
+    RunDir(#[from] RunDirError),
+    /// Checkpoints exist but none loads: nothing is started or deleted.
+    #[error(
+        "no checkpoint in {dir} loads:\n{}\nnothing was deleted; fix or move them, or rerun with \
+         --restart to start from a fresh network (they are then moved to {dir}/{UNREADABLE_DIR}/)",
+        list_unreadable(.files)
+    )]
+    NoCheckpointLoads {
+        /// The checkpoint directory.
+        dir: PathBuf,
+        /// Each file and why it failed.
+        files: Vec<Unreadable>,
+    },
+}
+
+fn list_unreadable(files: &[Unreadable]) -> String {
+    files
+        .iter()
+        .map(|f| format!("  {}", f.reason))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// What a gate decided (from the candidate's view).
@@ -172,6 +197,8 @@ pub struct RunSummary {
     pub generations_run: u64,
     /// The newest checkpoint.
     pub checkpoint: PathBuf,
+    /// True if the run ended because a stop was requested.
+    pub stopped: bool,
 }
 
 /// The seed of the batch drawn at `step` (a pure function, so a resumed
@@ -201,26 +228,51 @@ pub struct TrainOptions {
     /// Overrides `[run] generations` (total generations, counting those
     /// already done).
     pub generations: Option<u64>,
+    /// Start from a fresh network when checkpoints exist but none loads
+    /// (they are moved aside); without it that is an error.
+    pub restart: bool,
+    /// Set (by a signal handler) to stop at the next safe point: the games
+    /// finished so far are kept, the current step is finished and saved.
+    pub stop: Arc<AtomicBool>,
 }
 
-/// Opens (or starts) the learner of a run: newest loadable checkpoint, or a
-/// fresh net saved as step 0.
+/// Opens (or starts) the learner of a run: the newest loadable checkpoint,
+/// or a fresh net saved as step 0 when there is none. Checkpoints that fail
+/// to load are moved aside, never deleted; if there are some and none
+/// loads, this fails unless `restart` asks for a fresh network.
 fn open_learner(
     config: &RunConfig,
     store: &CheckpointStore,
     device: &Device,
+    restart: bool,
     observer: &mut dyn Observer,
 ) -> Result<(Learner, LearnerState), RunError> {
-    match store.load_latest()? {
+    let loaded = store.load_latest()?;
+    let unusable = match &loaded {
+        Some(l) => l.skipped.clone(),
+        None => store.unreadable()?,
+    };
+    if loaded.is_none() && !unusable.is_empty() && !restart {
+        return Err(RunError::NoCheckpointLoads {
+            dir: store.dir().to_path_buf(),
+            files: unusable,
+        });
+    }
+    for file in &unusable {
+        let aside = store.set_aside(&file.path)?;
+        observer.message(&format!(
+            "unusable checkpoint moved to {}: {}",
+            aside.display(),
+            file.reason
+        ));
+    }
+    match loaded {
         Some(Loaded {
             checkpoint,
             state,
             path,
-            skipped,
+            ..
         }) => {
-            for reason in &skipped {
-                observer.message(&format!("skipping unusable checkpoint: {reason}"));
-            }
             if checkpoint.config != config.net {
                 return Err(RunError::Net(NetError::ArchitectureMismatch {
                     path,
@@ -249,8 +301,8 @@ fn open_learner(
             Ok((learner, state))
         }
         None => {
-            if !store.checkpoints()?.is_empty() {
-                observer.message("no checkpoint of this run loads; starting from a fresh network");
+            if !unusable.is_empty() {
+                observer.message("--restart: starting from a fresh network");
             }
             let learner = Learner::new(
                 &config.net,
@@ -265,6 +317,30 @@ fn open_learner(
             Ok((learner, state))
         }
     }
+}
+
+/// Takes the run's lock, then removes what killed processes left behind
+/// (temporary files, state files without their checkpoint), reporting it.
+fn claim_run_dir(run: &RunDir, observer: &mut dyn Observer) -> Result<RunLock, RunError> {
+    let lock = run.lock()?;
+    let stale = run.remove_stale_temp_files(Duration::from_secs(600));
+    if stale > 0 {
+        observer.message(&format!(
+            "removed {stale} temporary files left by an interrupted run"
+        ));
+    }
+    Ok(lock)
+}
+
+/// Removes state files whose checkpoint is gone.
+fn tidy_checkpoints(store: &CheckpointStore, observer: &mut dyn Observer) -> Result<(), RunError> {
+    let orphans = store.remove_orphan_states()?;
+    if orphans > 0 {
+        observer.message(&format!(
+            "removed {orphans} checkpoint state files whose checkpoint was never written"
+        ));
+    }
+    Ok(())
 }
 
 fn replay_settings(config: &RunConfig) -> ReplaySettings {
@@ -282,6 +358,7 @@ pub fn train(
     mut gatekeeper: Option<&mut dyn Gatekeeper>,
 ) -> Result<RunSummary, RunError> {
     let run = RunDir::new(&options.run_dir);
+    let _lock = claim_run_dir(&run, observer)?;
     let (mut config, note) = run.prepare(&options.config)?;
     if let Some(note) = note {
         observer.message(&note);
@@ -289,18 +366,15 @@ pub fn train(
     if let Some(g) = options.generations {
         config.run.generations = g;
     }
-    let stale = run.remove_stale_temp_files(Duration::from_secs(600));
-    if stale > 0 {
-        observer.message(&format!(
-            "removed {stale} temporary files left by an interrupted run"
-        ));
-    }
+    let stop = &options.stop;
     let session = run.begin_session().map_err(|error| RunError::Io {
         path: run.root().join("run.json"),
         error,
     })?;
     let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
-    let (mut learner, mut state) = open_learner(&config, &store, &options.device, observer)?;
+    tidy_checkpoints(&store, observer)?;
+    let (mut learner, mut state) =
+        open_learner(&config, &store, &options.device, options.restart, observer)?;
     let mut tb = TbLogger::open(run.tensorboard_dir())?;
     let mut replay = ReplayWindow::new(run.data_dir(), replay_settings(&config), state.replay);
     let mut player = SelfPlayer::new(
@@ -312,6 +386,7 @@ pub fn train(
         },
         mix(config.run.seed, session),
     )?;
+    player.set_stop(Arc::clone(stop));
     let mut sink = ChunkSink::new(run.data_dir(), config.selfplay.games_per_chunk)?;
     if config.gating.enabled && gatekeeper.is_none() {
         observer.message("gating is enabled in the config but not available in this build; every new net is used at once");
@@ -321,7 +396,12 @@ pub fn train(
     let mut last_checkpoint = store
         .dir()
         .join(crate::checkpoints::checkpoint_name(state.step));
+    let mut stopped = false;
     while config.run.generations == 0 || state.generation < config.run.generations {
+        if stop.load(Ordering::SeqCst) {
+            stopped = true;
+            break;
+        }
         let started = Instant::now();
         let generation = state.generation + 1;
 
@@ -352,6 +432,13 @@ pub fn train(
         drop(evaluator);
         state.games += stats.games;
         state.samples += stats.samples;
+        if stop.load(Ordering::SeqCst) {
+            // Self-play was cut short: its finished games are in chunks;
+            // the generation reruns on resume.
+            last_checkpoint = store.save(&learner.checkpoint()?, &state)?;
+            stopped = true;
+            break;
+        }
         log_selfplay(&mut tb, &stats, learner.step(), observer);
 
         // Training, as far as the reuse budget allows.
@@ -367,7 +454,10 @@ pub fn train(
         let train_started = Instant::now();
         let mut steps = 0;
         let mut sums = [0f64; 3];
-        while steps < steps_wanted && replay.can_draw(config.train.batch_size) {
+        while steps < steps_wanted
+            && replay.can_draw(config.train.batch_size)
+            && !stop.load(Ordering::SeqCst)
+        {
             let samples = replay.draw(
                 batch_seed(config.run.seed, learner.step()),
                 config.train.batch_size,
@@ -408,6 +498,16 @@ pub fn train(
             ],
             learner.step(),
         );
+
+        if stop.load(Ordering::SeqCst) {
+            // Training was cut short after a whole step: save it; the
+            // generation reruns on resume.
+            state.step = learner.step();
+            state.replay = replay.state();
+            last_checkpoint = store.save(&learner.checkpoint()?, &state)?;
+            stopped = true;
+            break;
+        }
 
         // End of generation: counters and a checkpoint.
         state.generation = generation;
@@ -482,6 +582,7 @@ pub fn train(
         state,
         generations_run,
         checkpoint: last_checkpoint,
+        stopped,
     })
 }
 
@@ -597,6 +698,8 @@ pub struct SelfPlayOptions {
     pub device: Device,
     /// Seed of this self-play process (give each machine its own).
     pub seed: u64,
+    /// Set to stop after the games finished so far (written out first).
+    pub stop: Arc<AtomicBool>,
 }
 
 /// The checkpoint a `--model` argument means now: the file itself, or the
@@ -610,8 +713,8 @@ fn resolve_model(model: &Path, observer: &mut dyn Observer) -> Result<Checkpoint
         };
         return match loaded {
             Some(l) => {
-                for reason in &l.skipped {
-                    observer.message(&format!("skipping unusable checkpoint: {reason}"));
+                for file in &l.skipped {
+                    observer.message(&format!("skipping unusable checkpoint: {}", file.reason));
                 }
                 Ok(l.checkpoint)
             }
@@ -642,10 +745,11 @@ pub fn selfplay(
         },
         options.seed,
     )?;
+    player.set_stop(Arc::clone(&options.stop));
     let mut sink = ChunkSink::new(&options.out, config.selfplay.games_per_chunk)?;
     let mut total = SelfPlayStats::default();
     let mut round = 0;
-    while options.rounds == 0 || round < options.rounds {
+    while (options.rounds == 0 || round < options.rounds) && !options.stop.load(Ordering::SeqCst) {
         round += 1;
         let (evaluator, step) = match &options.model {
             Some(model) => {
@@ -706,6 +810,10 @@ pub struct LearnOptions {
     pub max_wait_seconds: f64,
     /// The device.
     pub device: Device,
+    /// As [`TrainOptions::restart`].
+    pub restart: bool,
+    /// Set to stop after the current step (which is saved).
+    pub stop: Arc<AtomicBool>,
 }
 
 /// Runs the learner alone on a chunk directory fed by any number of
@@ -713,12 +821,16 @@ pub struct LearnOptions {
 /// `shashki selfplay --model` picks them up.
 pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSummary, RunError> {
     let run = RunDir::new(&options.run_dir);
+    let _lock = claim_run_dir(&run, observer)?;
     let (config, note) = run.prepare(&options.config)?;
     if let Some(note) = note {
         observer.message(&note);
     }
     let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
-    let (mut learner, mut state) = open_learner(&config, &store, &options.device, observer)?;
+    tidy_checkpoints(&store, observer)?;
+    let (mut learner, mut state) =
+        open_learner(&config, &store, &options.device, options.restart, observer)?;
+    let stop = &options.stop;
     let mut tb = TbLogger::open(run.tensorboard_dir())?;
     let mut replay = ReplayWindow::new(&options.data, replay_settings(&config), state.replay);
     let mut last_checkpoint = store
@@ -727,6 +839,9 @@ pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSu
     let mut waited = 0.0;
     observer.training_started(0, options.max_steps.saturating_sub(state.step));
     while options.max_steps == 0 || learner.step() < options.max_steps {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
         let report = replay.refresh().map_err(|error| RunError::Io {
             path: options.data.clone(),
             error,
@@ -777,5 +892,6 @@ pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSu
         state,
         generations_run: 0,
         checkpoint: last_checkpoint,
+        stopped: stop.load(Ordering::SeqCst),
     })
 }

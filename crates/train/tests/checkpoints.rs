@@ -44,12 +44,12 @@ fn a_truncated_checkpoint_is_skipped_with_a_clear_reason() {
     assert_eq!(loaded.state.unwrap().generation, 2);
     assert_eq!(loaded.skipped.len(), 1);
     assert!(
-        loaded.skipped[0].contains("truncated"),
+        loaded.skipped[0].reason.contains("truncated"),
         "{}",
         loaded.skipped[0]
     );
     assert!(
-        loaded.skipped[0].contains("ckpt-000000030"),
+        loaded.skipped[0].reason.contains("ckpt-000000030"),
         "{}",
         loaded.skipped[0]
     );
@@ -63,7 +63,7 @@ fn a_truncated_checkpoint_is_skipped_with_a_clear_reason() {
     let loaded = store.load_latest().unwrap().unwrap();
     assert_eq!(loaded.checkpoint.step, 10);
     assert!(
-        loaded.skipped.iter().any(|r| r.contains("checksum")),
+        loaded.skipped.iter().any(|r| r.reason.contains("checksum")),
         "{:?}",
         loaded.skipped
     );

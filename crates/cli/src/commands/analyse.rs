@@ -33,6 +33,7 @@ pub fn run(args: Args) -> Result<()> {
         None => Position::startpos(),
     };
     let game = Game::new(position);
+    let limits = args.limits.limits_for(&args.engine.engine)?;
     let mut engine = args.engine.build()?;
     println!("{position}");
     println!("engine: {}", engine.description());
@@ -40,7 +41,7 @@ pub fn run(args: Args) -> Result<()> {
         println!("the game is already over: {outcome}");
     }
     let side = game.side_to_move();
-    let report = engine.go(&game, &args.limits.limits(), &mut |progress| {
+    let report = engine.go(&game, &limits, &mut |progress| {
         println!("{}", Info::from_report(progress));
     });
     match report.best_move {

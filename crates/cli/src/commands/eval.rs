@@ -14,11 +14,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Exported model folder (`model.json` + `model.safetensors`).
-    #[arg(
-        long,
-        conflicts_with = "checkpoint",
-        required_unless_present = "checkpoint"
-    )]
+    #[arg(long, conflicts_with = "checkpoint")]
     model: Option<PathBuf>,
     /// Checkpoint file.
     #[arg(long)]
@@ -42,12 +38,14 @@ pub struct Args {
 
 /// Runs `shashki eval`.
 pub fn run(args: Args) -> Result<()> {
-    let position = Position::from_fen(&args.fen).context("--fen")?;
     let checkpoint = match (&args.model, &args.checkpoint) {
         (Some(dir), _) => import_model(dir)?,
         (None, Some(file)) => Checkpoint::load(file)?,
-        (None, None) => anyhow::bail!("give --model DIR or --checkpoint FILE"),
+        (None, None) => anyhow::bail!(
+            "no network given: use --model DIR (an exported model folder) or --checkpoint FILE"
+        ),
     };
+    let position = Position::from_fen(&args.fen).context("--fen")?;
     let device = device_from_name(&args.device)?;
     let evaluator = NetEvaluator::new(checkpoint.inference_net(&device)?, 1);
     let moves = position.legal_moves();

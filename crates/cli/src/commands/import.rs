@@ -1,7 +1,7 @@
 //! `shashki import`: an exported model folder back into a checkpoint
 //! (without optimiser state).
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use shashki_net::import_model;
 use std::path::PathBuf;
 
@@ -14,10 +14,20 @@ pub struct Args {
     /// Checkpoint file to write.
     #[arg(long)]
     out: PathBuf,
+    /// Replace an existing `--out` file (a live run's checkpoint would make
+    /// its next resume jump to the imported step).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs `shashki import`.
 pub fn run(args: Args) -> Result<()> {
+    if args.out.exists() && !args.force {
+        bail!(
+            "--out {}: already exists; use --force to replace it",
+            args.out.display()
+        );
+    }
     let checkpoint = import_model(&args.model)?;
     checkpoint.save(&args.out)?;
     println!(

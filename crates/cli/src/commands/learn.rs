@@ -2,7 +2,8 @@
 //! any number of `shashki selfplay` processes fill. Checkpoints go to
 //! `<run-dir>/checkpoints`, where `shashki selfplay --model` finds them.
 
-use crate::commands::train::{Progress, RunArgs, load_config};
+use crate::commands::train::{Progress, RunArgs, load_config, stopped_line};
+use crate::signals::stop_on_signals;
 use anyhow::Result;
 use shashki_net::device_from_name;
 use shashki_train::LearnOptions;
@@ -29,6 +30,10 @@ pub struct Args {
     /// Stop after waiting this many seconds for new samples (0: wait forever).
     #[arg(long, default_value_t = 0.0)]
     max_wait: f64,
+    /// Start from a fresh network when the run's checkpoints exist but none
+    /// loads (they are moved to `checkpoints/unreadable/`, not deleted).
+    #[arg(long)]
+    restart: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -36,21 +41,35 @@ pub struct Args {
 /// Runs `shashki learn`.
 pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
+    let run_dir = args.run_dir.clone();
+    let data = args.data.clone();
     let device = device_from_name(&args.run.device)?;
-    let mut progress = Progress::new(args.run.plain);
+    let stop = stop_on_signals()?;
+    let mut progress = Progress::new(&args.run);
     let summary = shashki_train::learn(
         LearnOptions {
             config,
-            data: args.data,
-            run_dir: args.run_dir,
+            data: data.clone(),
+            run_dir: run_dir.clone(),
             max_steps: args.steps,
             poll_seconds: args.poll,
             max_wait_seconds: args.max_wait,
             device,
+            restart: args.restart,
+            stop,
         },
         &mut progress,
     )?;
     progress.finish();
+    if summary.stopped {
+        let resume = format!(
+            "shashki learn --data {} --run-dir {}",
+            data.display(),
+            run_dir.display()
+        );
+        println!("{}", stopped_line(&resume, &summary));
+        return Ok(());
+    }
     println!(
         "learner at step {}; newest checkpoint {}",
         summary.state.step,

@@ -5,7 +5,6 @@
 
 use super::rate::{OutputOptions, PlayOptions, factories, finish, parse_players, play_pairing};
 use anyhow::{Result, anyhow, bail};
-use shashki_arena::ratings::RatingsFile;
 use shashki_arena::tournament::parse_anchor;
 
 /// Options of `shashki match`.
@@ -45,23 +44,9 @@ pub fn run(args: Args) -> Result<()> {
         .map(parse_anchor)
         .transpose()
         .map_err(|e| anyhow!(e))?;
-    let players = factories(&specs)?;
     let settings = args.play.settings(args.games)?;
-    let report = play_pairing(&players[0], &players[1], &settings);
-    let mut file = match &args.out.ratings {
-        Some(path) => RatingsFile::load(path)?,
-        None => RatingsFile::default(),
-    };
-    file.add(
-        &report.first,
-        &report.second,
-        report.summary.wdl,
-        report.summary.pentanomial,
-    );
-    let pdn = if args.out.pdn.is_some() {
-        report.pdn_games(&settings.event)
-    } else {
-        Vec::new()
-    };
-    finish(&mut file, &specs, &pdn, anchor, &args.out)
+    let mut recorder = args.out.recorder(&settings.event)?;
+    let players = factories(&specs)?;
+    play_pairing(&players[0], &players[1], &settings, &mut recorder)?;
+    finish(&mut recorder, &specs, anchor, &args.out)
 }

@@ -59,39 +59,66 @@ fn check(file: &Path) -> Result<()> {
     let games = load(file)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut broken = 0;
+    let (mut broken, mut disputed) = (0, 0);
     for (i, game) in games.iter().enumerate() {
-        match game {
-            Ok(game) => {
+        let number = i + 1;
+        let game = match game {
+            Ok(game) => game,
+            Err(err) => {
+                broken += 1;
+                // The error names its game, line and move itself.
+                writeln!(out, "{err}")?;
+                continue;
+            }
+        };
+        match verdict(game) {
+            Ok(Some(dispute)) => {
+                disputed += 1;
+                writeln!(out, "game {number}: {} plies, {dispute}", game.moves.len())?;
+            }
+            Ok(None) => {
                 let recorded = game.result.map_or("*", |r| r.pdn());
                 writeln!(
                     out,
-                    "game {}: ok, {} plies, result {recorded}",
-                    i + 1,
+                    "game {number}: ok, {} plies, result {recorded}",
                     game.moves.len()
                 )?;
             }
             Err(err) => {
                 broken += 1;
-                // The error names its game, line and move itself.
-                writeln!(out, "{err}")?;
+                writeln!(out, "game {number}: {err}")?;
             }
         }
     }
+    let ok = games.len() - broken - disputed;
     writeln!(
         out,
-        "{} games, {} ok, {broken} broken",
-        games.len(),
-        games.len() - broken
+        "{} games, {ok} ok, {broken} broken, {disputed} with a result the arbiter disputes",
+        games.len()
     )?;
-    if broken > 0 {
+    if broken + disputed > 0 {
         bail!(
-            "{broken} of {} games in {} are broken",
+            "{} of {} games in {} are broken or disputed",
+            broken + disputed,
             games.len(),
             file.display()
         );
     }
     Ok(())
+}
+
+/// Replays a game under the default rules: `Some(why)` when the arbiter's
+/// result differs from the recorded one. A record of a game the arbiter
+/// finds unfinished (resigned, adjourned) is not disputed.
+fn verdict(game: &PdnGame) -> Result<Option<String>> {
+    let judged = game.replay(DrawRules::default())?;
+    Ok(match (game.result, judged.outcome()) {
+        (Some(recorded), Some(outcome)) if recorded != outcome.result => Some(format!(
+            "the record says {} but the arbiter gives {outcome}",
+            recorded.pdn()
+        )),
+        _ => None,
+    })
 }
 
 fn replay(file: &Path, only: Option<usize>, json: bool) -> Result<()> {
@@ -110,10 +137,12 @@ fn replay(file: &Path, only: Option<usize>, json: bool) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut reports = Vec::new();
+    let mut broken = 0;
     for (number, game) in selected {
         let record = match game {
             Ok(record) => record,
             Err(err) => {
+                broken += 1;
                 if json {
                     reports.push(json!({"game": number, "error": err.to_string()}));
                 } else {
@@ -161,6 +190,11 @@ fn replay(file: &Path, only: Option<usize>, json: bool) -> Result<()> {
     if json {
         let doc: Value = json!({ "games": reports });
         writeln!(out, "{doc}")?;
+    }
+    if let Some(n) = only
+        && broken > 0
+    {
+        bail!("game {n} of {} cannot be replayed", file.display());
     }
     Ok(())
 }

@@ -53,7 +53,8 @@ pub fn run(args: Args) -> Result<()> {
             perft(pos, depth, mode)
         }
     };
-    for depth in 1..=args.depth {
+    // Depth 0 counts the position itself (1 node); otherwise start at 1.
+    for depth in args.depth.min(1)..=args.depth {
         let start = Instant::now();
         let nodes = if args.threads > 1 && depth > 1 {
             let moves = pos.legal_moves();

@@ -93,8 +93,8 @@ fn play(args: Args, input: &mut impl BufRead, out: &mut impl Write) -> Result<()
         None => Position::startpos(),
     };
     let mut game = Game::new(start);
+    let limits = args.limits.limits_for(&args.engine.engine)?;
     let mut engine = args.engine.build()?;
-    let limits = args.limits.limits();
     writeln!(
         out,
         "You play {} against {}. Type `moves` for the legal moves, `quit` to stop.",

@@ -7,21 +7,18 @@
 //!     --ratings runs/a/ratings.json --json ratings-out.json
 //! ```
 
+use super::record::Recorder;
 use anyhow::{Context, Result, anyhow, bail};
 use shashki_arena::atomic::write_atomic;
 use shashki_arena::clock::{DEFAULT_TIME_MARGIN, TimeControl};
-use shashki_arena::matches::{
-    Control, DEFAULT_MAX_PLIES, MatchReport, MatchSettings, mix_seed, run_match,
-};
+use shashki_arena::matches::{Control, DEFAULT_MAX_PLIES, MatchSettings, mix_seed, run_match};
 use shashki_arena::plot::write_elo_plot;
-use shashki_arena::ratings::RatingsFile;
 use shashki_arena::spec::{parse_players_file, split_spec_list};
 use shashki_arena::tournament::{
     LADDER, common_run_dir, default_anchor, expand_wildcards, gauntlet, parse_anchor, plot_data,
     round_robin, training_steps,
 };
 use shashki_arena::{PlayerFactory, PlayerSpec};
-use shashki_rules::{PdnGame, pdn::write_pdn_file};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -116,11 +113,18 @@ pub struct OutputOptions {
     /// Write the ratings table as CSV here.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Write every game as PDN here.
+    /// Append every game to this PDN file as it ends (with the ratings file,
+    /// so an interrupted run keeps every finished game).
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
+    /// Go on with an interrupted run of the same command: games already in
+    /// the `--pdn` file (same players and round) are not played or counted
+    /// again.
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
     /// PNG of Elo against training steps (default: `elo.png` in the run
-    /// folder when the rated checkpoints share one).
+    /// directory when the rated players are checkpoints of one run; none
+    /// otherwise).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Virtual draws added to every pair that played (keeps 0 % and 100 %
@@ -137,13 +141,34 @@ pub fn factories(specs: &[PlayerSpec]) -> Result<Vec<PlayerFactory>> {
         .collect()
 }
 
-/// Runs one pairing, printing progress to stderr and the result table.
-pub fn play_pairing(a: &PlayerFactory, b: &PlayerFactory, settings: &MatchSettings) -> MatchReport {
+/// Runs one pairing, recording each pair of games as it ends, printing
+/// progress to stderr and the result table; a pairing whose games are all
+/// in the PDN file already (`--resume`) is skipped.
+pub fn play_pairing(
+    a: &PlayerFactory,
+    b: &PlayerFactory,
+    settings: &MatchSettings,
+    recorder: &mut Recorder,
+) -> Result<()> {
     let pairs = settings.pairs();
+    if recorder.pairing_done(a.name(), b.name(), pairs) {
+        eprintln!(
+            "{} vs {}: all {} games are in the PDN file already; skipped",
+            a.name(),
+            b.name(),
+            pairs * 2
+        );
+        return Ok(());
+    }
     let every = (pairs / 10).max(1);
     let mut done = 0;
+    let mut failed = None;
     eprintln!("{} vs {}: {} games", a.name(), b.name(), pairs * 2);
-    let report = run_match(a, b, settings, &mut |_, summary| {
+    let report = run_match(a, b, settings, &mut |pair, summary| {
+        if let Err(e) = recorder.record_pair(pair) {
+            failed = Some(e);
+            return Control::Stop;
+        }
         done += 1;
         if done % every == 0 || done == pairs {
             eprintln!(
@@ -154,6 +179,9 @@ pub fn play_pairing(a: &PlayerFactory, b: &PlayerFactory, settings: &MatchSettin
         }
         Control::Continue
     });
+    if let Some(e) = failed {
+        return Err(e.context("recording the games"));
+    }
     println!("{}", report.result_table());
     for player in [a, b] {
         if let Some(stats) = player.batch_stats() {
@@ -166,34 +194,40 @@ pub fn play_pairing(a: &PlayerFactory, b: &PlayerFactory, settings: &MatchSettin
             );
         }
     }
-    report
+    Ok(())
 }
 
-/// Adds a match to the ratings, writes the requested outputs: the table on
-/// stdout, JSON, CSV, PDN and the plot.
+/// Rates everything in the ratings (this run's games were recorded as they
+/// ended) and writes the requested outputs: the table on stdout, JSON, CSV
+/// and the plot.
 pub fn finish(
-    file: &mut RatingsFile,
+    recorder: &mut Recorder,
     specs: &[PlayerSpec],
-    pdn: &[PdnGame],
     anchor: Option<(String, f64)>,
     out: &OutputOptions,
 ) -> Result<()> {
     for spec in specs {
         if let Some(steps) = training_steps(spec) {
-            file.players.entry(spec.name.clone()).or_default().steps = Some(steps);
+            recorder
+                .ratings
+                .players
+                .entry(spec.name.clone())
+                .or_default()
+                .steps = Some(steps);
         }
     }
-    if let Some(path) = &out.ratings {
-        file.save(path)?;
+    recorder.save_ratings()?;
+    let file = &recorder.ratings;
+    let (ratings_path, pdn_path) = recorder.paths();
+    if let Some(path) = ratings_path {
         eprintln!(
             "ratings file {} ({} pairs)",
             path.display(),
             file.pairs.len()
         );
     }
-    if let Some(path) = &out.pdn {
-        write_pdn_file(path, pdn).with_context(|| format!("writing {}", path.display()))?;
-        eprintln!("wrote {} games to {}", pdn.len(), path.display());
+    if let Some(path) = pdn_path {
+        eprintln!("games in {}", path.display());
     }
     let names = file.player_names();
     let (anchor, elo) = anchor
@@ -224,6 +258,13 @@ pub fn finish(
         }
     }
     Ok(())
+}
+
+impl OutputOptions {
+    /// The recorder for these outputs.
+    pub fn recorder(&self, event: &str) -> Result<Recorder> {
+        Recorder::open(self.ratings.clone(), self.pdn.clone(), self.resume, event)
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
@@ -280,28 +321,15 @@ pub fn run(args: Args) -> Result<()> {
         }
         None => round_robin(specs.len()),
     };
-    let players = factories(&specs)?;
     let base = args.play.settings(args.games)?;
-    let mut file = match &args.out.ratings {
-        Some(path) => RatingsFile::load(path)?,
-        None => RatingsFile::default(),
-    };
-    let mut pdn = Vec::new();
+    let mut recorder = args.out.recorder(&base.event)?;
+    let players = factories(&specs)?;
     for (k, &(i, j)) in pairings.iter().enumerate() {
         let settings = MatchSettings {
             seed: mix_seed(base.seed, k as u64, 0),
             ..base.clone()
         };
-        let report = play_pairing(&players[i], &players[j], &settings);
-        file.add(
-            &report.first,
-            &report.second,
-            report.summary.wdl,
-            report.summary.pentanomial,
-        );
-        if args.out.pdn.is_some() {
-            pdn.extend(report.pdn_games(&settings.event));
-        }
+        play_pairing(&players[i], &players[j], &settings, &mut recorder)?;
     }
-    finish(&mut file, &specs, &pdn, anchor, &args.out)
+    finish(&mut recorder, &specs, anchor, &args.out)
 }

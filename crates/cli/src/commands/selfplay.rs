@@ -3,6 +3,7 @@
 //! shared directory (KataGo's layout); give each its own `--seed`.
 
 use crate::commands::train::{Progress, RunArgs, load_config};
+use crate::signals::stop_on_signals;
 use anyhow::Result;
 use shashki_net::device_from_name;
 use shashki_train::SelfPlayOptions;
@@ -36,7 +37,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
     let device = device_from_name(&args.run.device)?;
-    let mut progress = Progress::new(args.run.plain);
+    let stop = stop_on_signals()?;
+    let mut progress = Progress::new(&args.run);
     let stats = shashki_train::selfplay(
         SelfPlayOptions {
             config,
@@ -45,10 +47,14 @@ pub fn run(args: Args) -> Result<()> {
             rounds: args.rounds,
             device,
             seed: args.seed,
+            stop: stop.clone(),
         },
         &mut progress,
     )?;
     progress.finish();
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        println!("stopped; the games finished so far are written");
+    }
     println!("total: {} -> {}", stats.summary(), args.out.display());
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! With no arguments it uses `configs/cpu.toml` (or the copy built into the
 //! binary when that file is not there) and `runs/default`.
 
+use crate::signals::stop_on_signals;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shashki_arena::{EloModel, GateConfig, GateMethod, MctsSettings, PlayerFactory};
@@ -12,9 +13,12 @@ use shashki_search::Algorithm;
 use shashki_train::config::{GateMethodKind, GatingSection};
 use shashki_train::pipeline::mix;
 use shashki_train::{
-    GateVerdict, Gatekeeper, GenerationSummary, Observer, RunConfig, StepReport, TrainOptions,
+    GateVerdict, Gatekeeper, GenerationSummary, Observer, RunConfig, RunSummary, StepReport,
+    TrainOptions,
 };
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The default configuration, built in so `shashki train` works from any
 /// directory.
@@ -39,6 +43,10 @@ pub struct Args {
     /// ones already done when resuming). 0 runs until stopped.
     #[arg(long)]
     generations: Option<u64>,
+    /// Start from a fresh network when the run's checkpoints exist but none
+    /// loads (they are moved to `checkpoints/unreadable/`, not deleted).
+    #[arg(long)]
+    restart: bool,
 }
 
 /// Options shared by the long-running network commands (train, selfplay,
@@ -51,6 +59,10 @@ pub(crate) struct RunArgs {
     /// Plain log lines instead of progress bars.
     #[arg(long)]
     pub(crate) plain: bool,
+    /// Seconds between plain progress lines on stdout, printed when stdout
+    /// is not a terminal (a log file, `| tee`, CI) or with --plain.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub(crate) progress_every: f64,
 }
 
 /// Loads a config file; the default path falls back to the built-in copy.
@@ -65,32 +77,88 @@ pub(crate) fn load_config(path: &Path) -> Result<RunConfig> {
     Ok(RunConfig::load(path)?)
 }
 
-/// Progress bars (or plain lines) for the training loop.
+/// Progress bars on a terminal, and plain progress lines at a steady
+/// interval where nobody sees the bar (piped stdout, --plain).
 pub(crate) struct Progress {
     bar: ProgressBar,
-    plain: bool,
+    /// Print plain progress lines to stdout.
+    lines: bool,
+    ticker: Ticker,
+    /// What runs now ("gen 3 self-play") and since when.
+    phase: String,
+    phase_started: Instant,
+}
+
+/// Says when a plain progress line is due: every `every`, counted from the
+/// start of each phase.
+#[derive(Debug)]
+struct Ticker {
+    every: Duration,
+    last: Instant,
+}
+
+impl Ticker {
+    fn restart(&mut self, now: Instant) {
+        self.last = now;
+    }
+
+    fn due(&mut self, now: Instant) -> bool {
+        if now.duration_since(self.last) >= self.every {
+            self.last = now;
+            true
+        } else {
+            false
+        }
+    }
 }
 
 impl Progress {
-    /// Bars on stderr when it is a terminal and `plain` is not asked for.
-    pub(crate) fn new(plain: bool) -> Progress {
-        let bar = if plain {
+    /// Bars on stderr when it is a terminal and `plain` is not asked for;
+    /// plain lines every `every_seconds` when stdout is not a terminal or
+    /// the bar is off.
+    pub(crate) fn new(args: &RunArgs) -> Progress {
+        let bar = if args.plain {
             ProgressBar::hidden()
         } else {
             ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
         };
-        Progress { bar, plain }
+        let lines = bar.is_hidden() || !std::io::stdout().is_terminal();
+        let every = Duration::try_from_secs_f64(args.progress_every.max(0.0))
+            .unwrap_or(Duration::from_secs(10));
+        let now = Instant::now();
+        Progress {
+            bar,
+            lines,
+            ticker: Ticker { every, last: now },
+            phase: String::new(),
+            phase_started: now,
+        }
     }
 
-    fn restyle(&self, template: &str, len: u64, prefix: String) {
+    fn restyle(&mut self, template: &str, len: u64, prefix: String) {
         let style = ProgressStyle::with_template(template)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
         self.bar.set_style(style);
         self.bar.set_length(len);
-        self.bar.set_position(0);
-        self.bar.set_prefix(prefix);
-        self.bar.reset_eta();
+        // Position, elapsed time and ETA all count from this phase.
+        self.bar.reset();
+        self.bar.set_prefix(prefix.trim_end().to_string());
+        self.phase = prefix.trim_end().to_string();
+        self.phase_started = Instant::now();
+        self.ticker.restart(self.phase_started);
+    }
+
+    /// A plain progress line, if one is due.
+    fn tick(&mut self, what: impl FnOnce() -> String) {
+        if self.lines && self.ticker.due(Instant::now()) {
+            println!(
+                "{}: {} ({:.0}s)",
+                self.phase,
+                what(),
+                self.phase_started.elapsed().as_secs_f64()
+            );
+        }
     }
 
     /// Prints a line above the bar.
@@ -125,8 +193,9 @@ impl Observer for Progress {
         );
     }
 
-    fn selfplay_progress(&mut self, done: usize, _total: usize) {
+    fn selfplay_progress(&mut self, done: usize, total: usize) {
         self.bar.set_position(done as u64);
+        self.tick(|| format!("{done}/{total} games"));
     }
 
     fn training_started(&mut self, generation: u64, steps: u64) {
@@ -143,14 +212,29 @@ impl Observer for Progress {
             "step {} loss {:.3} (p {:.3} v {:.3})",
             report.step, report.total, report.policy, report.value
         ));
-        if self.plain && report.step.is_multiple_of(100) {
-            eprintln!("step {} loss {:.4}", report.step, report.total);
-        }
+        let (done, len) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        self.tick(|| {
+            format!(
+                "{done}/{len} steps, step {}, loss {:.4} (policy {:.4}, value {:.4})",
+                report.step, report.total, report.policy, report.value
+            )
+        });
     }
 
     fn generation_done(&mut self, summary: &GenerationSummary) {
         self.line(&summary.line());
     }
+}
+
+/// Where a stopped run stands and the command (`resume`) that goes on
+/// from there.
+pub(crate) fn stopped_line(resume: &str, summary: &RunSummary) -> String {
+    format!(
+        "stopped at generation {}, step {} (checkpoint {}); to resume: {resume}",
+        summary.state.generation,
+        summary.state.step,
+        summary.checkpoint.display(),
+    )
 }
 
 /// Gating with the arena: candidate and best checkpoint play a match
@@ -253,7 +337,8 @@ impl Gatekeeper for ArenaGate {
 pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
     let device = device_from_name(&args.run.device)?;
-    let mut progress = Progress::new(args.run.plain);
+    let stop = stop_on_signals()?;
+    let mut progress = Progress::new(&args.run);
     progress.line(&format!(
         "shashki train: run {} | config {} | device {} | net {}x{} | {} games/gen, {} steps/gen",
         args.run_dir.display(),
@@ -274,10 +359,17 @@ pub fn run(args: Args) -> Result<()> {
         run_dir: args.run_dir.clone(),
         device,
         generations: args.generations,
+        restart: args.restart,
+        stop,
     };
     let summary = shashki_train::train(options, &mut progress, Some(&mut gate))
         .with_context(|| format!("training in {}", args.run_dir.display()))?;
     progress.finish();
+    if summary.stopped {
+        let resume = format!("shashki train --run-dir {}", args.run_dir.display());
+        println!("{}", stopped_line(&resume, &summary));
+        return Ok(());
+    }
     println!(
         "done: generation {}, step {}, {} games, {} samples; newest checkpoint {}",
         summary.state.generation,
@@ -287,4 +379,42 @@ pub fn run(args: Args) -> Result<()> {
         summary.checkpoint.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ticker_fires_once_per_interval_from_the_phase_start() {
+        let start = Instant::now();
+        let mut ticker = Ticker {
+            every: Duration::from_secs(10),
+            last: start,
+        };
+        assert!(!ticker.due(start + Duration::from_secs(9)));
+        assert!(ticker.due(start + Duration::from_secs(10)));
+        assert!(!ticker.due(start + Duration::from_secs(19)));
+        assert!(ticker.due(start + Duration::from_secs(21)));
+        ticker.restart(start + Duration::from_secs(100));
+        assert!(!ticker.due(start + Duration::from_secs(105)));
+    }
+
+    #[test]
+    fn a_new_phase_restarts_the_bar_clock() {
+        let args = RunArgs {
+            device: "cpu".into(),
+            plain: true,
+            progress_every: 10.0,
+        };
+        let mut progress = Progress::new(&args);
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(progress.bar.elapsed() >= Duration::from_millis(300));
+        progress.selfplay_started(2, 10);
+        assert!(
+            progress.bar.elapsed() < Duration::from_millis(300),
+            "the timer counts from the start of the generation"
+        );
+        assert_eq!(progress.phase, "gen 2 self-play");
+    }
 }

@@ -46,9 +46,13 @@ fn parse_number<T: std::str::FromStr>(
 ) -> Result<T, ProtocolError> {
     let token = token.ok_or_else(|| ProtocolError::new(format!("go {keyword}: missing number")))?;
     token.parse().map_err(|_| {
-        ProtocolError::new(format!(
-            "go {keyword}: {token:?} is not a non-negative integer"
-        ))
+        // Digits alone that do not parse can only be too many of them.
+        let why = if token.bytes().all(|b| b.is_ascii_digit()) {
+            "is too large"
+        } else {
+            "is not a non-negative integer"
+        };
+        ProtocolError::new(format!("go {keyword}: {token:?} {why}"))
     })
 }
 

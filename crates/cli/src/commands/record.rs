@@ -1,0 +1,169 @@
+//! Results written as each pair of games ends (shared by `rate` and
+//! `match`): the games appended to the `--pdn` file and added to the
+//! ratings file, both atomically, so an interrupted run keeps every
+//! finished game. With `--resume`, games already in the `--pdn` file (same
+//! players, same round) are not played or counted again, so rerunning an
+//! interrupted command goes on from where it stopped.
+
+use anyhow::{Context, Result, bail};
+use shashki_arena::atomic::write_atomic;
+use shashki_arena::matches::{GameRecord, today};
+use shashki_arena::ratings::RatingsFile;
+use shashki_arena::{Pentanomial, Wdl};
+use shashki_rules::{read_pdn, write_pdn};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+/// A game's identity in a PDN file: White, Black, Round (`pair.leg`).
+type GameKey = (String, String, String);
+
+/// Where finished games go.
+pub struct Recorder {
+    ratings_path: Option<PathBuf>,
+    /// Every result so far: the file's earlier ones and this run's.
+    pub ratings: RatingsFile,
+    pdn: Option<PdnLog>,
+    event: String,
+    date: String,
+}
+
+/// The `--pdn` file: its text so far and the games it holds.
+struct PdnLog {
+    path: PathBuf,
+    text: String,
+    recorded: HashSet<GameKey>,
+}
+
+fn key(white: &str, black: &str, pair: usize, leg: usize) -> GameKey {
+    (
+        white.to_string(),
+        black.to_string(),
+        format!("{}.{}", pair + 1, leg + 1),
+    )
+}
+
+impl Recorder {
+    /// Loads the ratings file and the PDN file (if given; missing ones
+    /// start empty). `resume` takes the games of the PDN file as played.
+    pub fn open(
+        ratings: Option<PathBuf>,
+        pdn: Option<PathBuf>,
+        resume: bool,
+        event: &str,
+    ) -> Result<Recorder> {
+        if resume && pdn.is_none() {
+            bail!("--resume needs --pdn: the games already played are read from it");
+        }
+        let file = match &ratings {
+            Some(path) => RatingsFile::load(path)?,
+            None => RatingsFile::default(),
+        };
+        let pdn = match pdn {
+            None => None,
+            Some(path) => {
+                let text = match std::fs::read_to_string(&path) {
+                    Ok(text) => text,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+                    Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+                };
+                let recorded = if resume {
+                    read_pdn(&text)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|g| {
+                            Some((
+                                g.tag("White")?.to_string(),
+                                g.tag("Black")?.to_string(),
+                                g.tag("Round")?.to_string(),
+                            ))
+                        })
+                        .collect()
+                } else {
+                    HashSet::new()
+                };
+                Some(PdnLog {
+                    path,
+                    text,
+                    recorded,
+                })
+            }
+        };
+        Ok(Recorder {
+            ratings_path: ratings,
+            ratings: file,
+            pdn,
+            event: event.to_string(),
+            date: today(),
+        })
+    }
+
+    /// True if every game of a pairing of `pairs` pairs (`first` White in
+    /// the first leg) is already in the PDN file.
+    pub fn pairing_done(&self, first: &str, second: &str, pairs: usize) -> bool {
+        let Some(log) = &self.pdn else {
+            return false;
+        };
+        pairs > 0
+            && (0..pairs).all(|p| {
+                log.recorded.contains(&key(first, second, p, 0))
+                    && log.recorded.contains(&key(second, first, p, 1))
+            })
+    }
+
+    /// Records a finished pair: ratings, then PDN, each written at once.
+    /// A pair already in the PDN file (resumed) is not counted again.
+    pub fn record_pair(&mut self, pair: &[GameRecord; 2]) -> Result<()> {
+        let keys = pair
+            .each_ref()
+            .map(|g| key(&g.white, &g.black, g.pair, g.leg));
+        if let Some(log) = &self.pdn
+            && keys.iter().all(|k| log.recorded.contains(k))
+        {
+            return Ok(());
+        }
+        let [a, b] = pair;
+        let (first, second) = if a.first_is_white() {
+            (&a.white, &a.black)
+        } else {
+            (&a.black, &a.white)
+        };
+        let (p0, p1) = (a.points_for_first(), b.points_for_first());
+        let mut wdl = Wdl::default();
+        wdl.add_points(p0);
+        wdl.add_points(p1);
+        let mut penta = Pentanomial::default();
+        penta.add_pair(p0, p1);
+        self.ratings.add(first, second, wdl, penta);
+        self.save_ratings()?;
+        if let Some(log) = &mut self.pdn {
+            let games: Vec<_> = pair
+                .iter()
+                .map(|g| g.to_pdn(&self.event, &self.date))
+                .collect();
+            if !log.text.is_empty() && !log.text.ends_with('\n') {
+                log.text.push('\n');
+            }
+            log.text.push_str(&write_pdn(&games));
+            write_atomic(&log.path, log.text.as_bytes())
+                .with_context(|| format!("writing {}", log.path.display()))?;
+            log.recorded.extend(keys);
+        }
+        Ok(())
+    }
+
+    /// Writes the ratings file (if one is kept).
+    pub fn save_ratings(&self) -> Result<()> {
+        if let Some(path) = &self.ratings_path {
+            self.ratings.save(path)?;
+        }
+        Ok(())
+    }
+
+    /// The ratings file's path and the PDN file's path, for the summary.
+    pub fn paths(&self) -> (Option<&PathBuf>, Option<&PathBuf>) {
+        (
+            self.ratings_path.as_ref(),
+            self.pdn.as_ref().map(|l| &l.path),
+        )
+    }
+}
