@@ -47,6 +47,9 @@ enum Command {
     Selfplay(commands::selfplay::Args),
     /// The learner alone, training on a directory of sample chunks.
     Learn(commands::learn::Args),
+    /// Endgame tablebases exact under the official draw rules: generate,
+    /// probe, verify, bench (docs/TABLEBASES.md).
+    Tb(commands::tb::Args),
 }
 
 fn main() {
@@ -66,6 +69,7 @@ fn main() {
         Command::Train(args) => commands::train::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
+        Command::Tb(args) => commands::tb::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

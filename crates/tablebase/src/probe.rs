@@ -6,7 +6,6 @@ use crate::format::{self, TableError};
 use crate::index::Indexer;
 use crate::material::Material;
 use shashki_rules::{Color, DrawCounters, DrawRules, DrawState, Move, Position};
-use std::collections::HashMap;
 use std::path::Path;
 
 /// Win, draw or loss for the side to move.
@@ -152,8 +151,21 @@ pub(crate) fn canonical(pos: &Position) -> Position {
 #[derive(Clone, Debug)]
 pub struct Tablebases {
     rules: DrawRules,
-    tables: HashMap<Material, Table>,
+    /// Indexed by [`slot_of`]: a dense array, so a probe hashes nothing.
+    tables: Vec<Option<Table>>,
     max_pieces: u8,
+}
+
+/// Material codes: 3 bits per count, up to 7 of each.
+const MATERIAL_SLOTS: usize = 1 << 12;
+
+/// The place of `m` in [`Tablebases::tables`], if its counts fit.
+#[inline]
+fn slot_of(m: Material) -> Option<usize> {
+    let b = m.to_bytes();
+    b.iter()
+        .all(|&n| n < 8)
+        .then(|| b.iter().fold(0usize, |acc, &n| acc << 3 | usize::from(n)))
 }
 
 impl Tablebases {
@@ -161,14 +173,15 @@ impl Tablebases {
     pub fn empty(rules: DrawRules) -> Tablebases {
         Tablebases {
             rules,
-            tables: HashMap::new(),
+            tables: vec![None; MATERIAL_SLOTS],
             max_pieces: 0,
         }
     }
 
     pub(crate) fn insert(&mut self, table: Table) {
         self.max_pieces = self.max_pieces.max(table.material.pieces());
-        self.tables.insert(table.material, table);
+        let slot = slot_of(table.material).expect("tables hold at most 7 of a kind");
+        self.tables[slot] = Some(table);
     }
 
     /// Loads every table of up to `max_pieces` pieces found in `dir` that
@@ -211,22 +224,23 @@ impl Tablebases {
 
     /// Number of loaded tables.
     pub fn len(&self) -> usize {
-        self.tables.len()
+        self.tables().count()
     }
 
     /// True when no table is loaded.
     pub fn is_empty(&self) -> bool {
-        self.tables.is_empty()
+        self.len() == 0
     }
 
     /// The loaded table of `material`, if any.
+    #[inline]
     pub fn table(&self, material: Material) -> Option<&Table> {
-        self.tables.get(&material)
+        self.tables.get(slot_of(material)?)?.as_ref()
     }
 
     /// Every loaded table.
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
-        self.tables.values()
+        self.tables.iter().flatten()
     }
 
     /// The value of `pos` under its draw counters (what
@@ -240,7 +254,7 @@ impl Tablebases {
             return None;
         }
         let canon = canonical(pos);
-        let table = self.tables.get(&Material::of(&canon))?;
+        let table = self.table(Material::of(&canon))?;
         table.probe(&canon, counters)
     }
 
@@ -254,7 +268,7 @@ impl Tablebases {
             return None;
         }
         let canon = canonical(pos);
-        let table = self.tables.get(&Material::of(&canon))?;
+        let table = self.table(Material::of(&canon))?;
         let c = table.counting;
         // Counters that leave `budget` half-moves to the balance rules and
         // `diagonal` counted half-moves to 7.2.7; `None` when the budget

@@ -13,4 +13,5 @@ pub mod perft;
 pub mod play;
 pub mod rate;
 pub mod selfplay;
+pub mod tb;
 pub mod train;
