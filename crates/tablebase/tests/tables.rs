@@ -394,3 +394,36 @@ fn a_win_without_the_counting_rules_is_a_draw_with_them() {
     };
     assert_eq!(Search::new(DrawRules::default()).value(&p, &late), 0);
 }
+
+#[test]
+fn the_draw_state_alone_gives_the_same_result_where_it_answers() {
+    // Random games from random 4-piece positions, judged by `Game`: the
+    // probe from `DrawState` (what the search sees) agrees with the probe
+    // from the full counters whenever it answers, and answers almost always.
+    let tb = tables();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let four: Vec<_> = tb.tables().filter(|t| t.material().pieces() == 4).collect();
+    let (mut asked, mut answered) = (0, 0);
+    for _ in 0..400 {
+        let table = four[rng.random_range(0..four.len())];
+        let ix = shashki_tablebase::Indexer::new(table.material());
+        let Some(start) = ix.position(rng.random_range(0..ix.len())) else {
+            continue;
+        };
+        let mut game = Game::new(start);
+        while game.outcome().is_none() && game.ply() < 40 {
+            let pos = *game.position();
+            if let Some(full) = tb.probe(&pos, game.counters()) {
+                asked += 1;
+                if let Some(wdl) = tb.probe_draw_state(&pos, &game.draw_state()) {
+                    answered += 1;
+                    assert_eq!(wdl, full.wdl, "{} {:?}", pos.to_fen(), game.counters());
+                }
+            }
+            let moves = game.legal_moves();
+            game.play(&moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    assert!(asked > 2000, "{asked}");
+    assert!(answered * 100 >= asked * 95, "{answered}/{asked}");
+}
