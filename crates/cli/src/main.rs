@@ -52,6 +52,9 @@ enum Command {
     Selfplay(commands::selfplay::Args),
     /// The learner alone, training on a directory of sample chunks.
     Learn(commands::learn::Args),
+    /// Endgame tablebases exact under the official draw rules: generate,
+    /// probe, verify, bench (docs/TABLEBASES.md).
+    Tb(commands::tb::Args),
 }
 
 /// Exit status of a process killed by SIGPIPE (128 + 13): what `yes | head`
@@ -78,6 +81,7 @@ fn main() {
         Command::Train(args) => commands::train::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
+        Command::Tb(args) => commands::tb::run(args),
     };
     if let Err(err) = result {
         if is_broken_pipe(&err) {

@@ -12,7 +12,7 @@
 //! | 7.2.6 | both sides have kings, 4-5 / 6-7 pieces in all     | 30 / 60 |
 //! | 7.2.7 | three pieces against a lone king on a1-h8          | 10      |
 //! | 7.2.8 | 2-3 pieces in all, both sides have kings           | 10      |
-//! | 2     | one king against one king, no capture available    | at once |
+//! | 2     | one king against one king, no capture forceable    | at once |
 //!
 //! A count starts when its condition first holds (at the start position or
 //! right after the capture or promotion that created the balance); the next
@@ -40,8 +40,8 @@ pub struct DrawRules {
     /// 7.2.3: the same position (same pieces, same side to move) for the
     /// third time is a draw. The start position is its own first occurrence.
     pub repetition: bool,
-    /// Rule 2: one king against one king is a draw at once unless the side to
-    /// move can capture.
+    /// Rule 2: one king against one king is a draw at once unless a capture
+    /// can be forced within 3 half-moves ([`king_vs_king_is_dead`]).
     pub insufficient_material: bool,
     /// 7.2.4: three kings or more against a lone enemy king.
     pub three_kings_vs_king: bool,
@@ -124,7 +124,7 @@ impl DrawRules {
             return None;
         }
         let m = Material::of(pos);
-        if self.insufficient_material && m.is_king_vs_king() && !pos.has_capture() {
+        if self.insufficient_material && m.is_king_vs_king() && !capture_can_be_forced(pos) {
             return Some(EndReason::InsufficientMaterial);
         }
         // Nearest-firing first; when two fire on the same half-move any
@@ -189,6 +189,22 @@ impl DrawRules {
             consider(left(self.kings_only_plies.into(), counters.reversible));
         }
         nearest.map(|n| n.min(u32::from(u16::MAX)) as u16)
+    }
+
+    /// The nearest limit among the rules that count `balance` (7.2.4, 7.2.6,
+    /// 7.2.8) for the material of `pos`, or `None` when none applies.
+    /// Endgame tablebases use it: within one material every such count
+    /// only grows, and a capture or promotion leaves the material.
+    pub fn balance_limit(&self, pos: &Position) -> Option<u32> {
+        let m = Material::of(pos);
+        [
+            self.few_pieces_limit(&m),
+            self.three_kings_limit(&m),
+            self.material_unchanged_limit(&m),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// 7.2.8's limit if its condition holds for this material.
@@ -273,6 +289,34 @@ impl DrawCounters {
             },
         }
     }
+}
+
+/// Rule 2 of RULES.md: one king against one king where neither side can
+/// force a capture within 3 half-moves, so neither can win (a draw at once
+/// when the rule is on). False for any other material.
+pub fn king_vs_king_is_dead(pos: &Position) -> bool {
+    Material::of(pos).is_king_vs_king() && !capture_can_be_forced(pos)
+}
+
+/// One king against one king: a capture happens within 3 half-moves
+/// whatever the defender does. The side to move can capture now; or every
+/// move it has is captured (a king in the a1 or h8 corner facing the enemy
+/// king on a1-h8); or it has a move that puts the other side in that
+/// corner. A 3-half-move search of two kings decides it exactly.
+fn capture_can_be_forced(pos: &Position) -> bool {
+    pos.has_capture()
+        || every_move_is_captured(pos)
+        || pos
+            .legal_moves()
+            .iter()
+            .any(|mv| every_move_is_captured(&pos.make_move(mv)))
+}
+
+/// Every legal move of the side to move leaves a position where the other
+/// side can capture (false when there is no move).
+fn every_move_is_captured(pos: &Position) -> bool {
+    let moves = pos.legal_moves();
+    !moves.is_empty() && moves.iter().all(|mv| pos.make_move(mv).has_capture())
 }
 
 /// 7.2.7's condition: one side has exactly three pieces, the other a single

@@ -27,7 +27,7 @@ mod position;
 mod square;
 pub mod zobrist;
 
-pub use draw::{DrawCounters, DrawRules};
+pub use draw::{DrawCounters, DrawRules, king_vs_king_is_dead};
 pub use fen::FenError;
 pub use game::{DrawState, EndReason, Game, GameResult, Outcome};
 pub use movegen::PathMode;

@@ -561,3 +561,37 @@ fn adjudication_at_max_plies() {
     game.play(&moves[0]);
     assert_eq!(game.outcome(), Some(Outcome::draw(EndReason::Adjudication)));
 }
+
+#[test]
+fn king_in_the_corner_facing_the_enemy_king_on_the_long_diagonal_is_lost() {
+    // Every move of the a1 king stays on a1-h8 and is taken by h8 (RULES.md
+    // rule 2): not a draw, and Black wins within 3 half-moves.
+    let mut game = Game::new(Position::from_fen("W:WKa1:BKh8").unwrap());
+    assert_eq!(game.outcome(), None);
+    game.play_notation("a1-d4").unwrap();
+    assert_eq!(game.outcome(), None);
+    game.play_notation("h8:c3").unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome {
+            result: GameResult::BlackWins,
+            reason: EndReason::NoMoves
+        })
+    );
+}
+
+#[test]
+fn king_against_king_where_a_move_forces_the_corner_is_not_a_draw() {
+    // Black's a1 king to move with White's king on h8: every Black move
+    // stays on a1-h8 and is taken. So one half-move earlier, White's d4
+    // king, which can go to h8, forces a capture: not a draw either.
+    let corner = Position::from_fen("B:WKh8:BKa1").unwrap();
+    assert!(!shashki_rules::king_vs_king_is_dead(&corner));
+    let before = Position::from_fen("W:WKd4:BKa1").unwrap();
+    assert!(!shashki_rules::king_vs_king_is_dead(&before));
+    assert_eq!(Game::new(before).outcome(), None);
+    // An ordinary king-against-king position stays a draw at once.
+    assert!(shashki_rules::king_vs_king_is_dead(
+        &Position::from_fen("W:WKc1:BKh2").unwrap()
+    ));
+}

@@ -142,13 +142,18 @@ fn sees_its_own_forced_loss() {
 
 #[test]
 fn king_against_king_is_a_draw_and_no_king_is_given_away() {
-    // One king each is drawn by rule 2, unless a capture is possible; the
-    // engine must not step onto the diagonal next to the black king.
-    let game = game_from("W:WKa1:BKh8");
+    // One king each is drawn by rule 2 at once unless a capture can be
+    // forced within 3 half-moves (RULES.md): W:WKc1:BKh8 is drawn, but the
+    // a1 king facing h8 must move along a1-h8 and is taken, and the engine
+    // sees that loss.
+    let game = game_from("W:WKc1:BKh8");
+    assert!(game.is_over());
     let result = small_engine().search(&game, &SearchLimits::depth(4));
     assert_eq!(result.score, 0, "{result:?}");
-    let mv = result.best_move.unwrap();
-    assert_ne!(mv.to().to_string(), "g7", "walked into h8:f6");
+    let game = game_from("W:WKa1:BKh8");
+    assert!(!game.is_over());
+    let result = small_engine().search(&game, &SearchLimits::depth(4));
+    assert!(result.score < -MATE_BOUND, "{result:?}");
 }
 
 #[test]

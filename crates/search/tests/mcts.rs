@@ -307,7 +307,7 @@ fn a_finished_game_is_not_searched() {
         other => panic!("expected GameOver, got {other:?}"),
     }
     // One king against one king, no capture: drawn at once.
-    let bare = game("W:WKa1:BKh8");
+    let bare = game("W:WKc1:BKh2");
     let err = Search::new(bare, puct(10))
         .unwrap()
         .run(&UniformEvaluator::draw(), &mut rng(0));

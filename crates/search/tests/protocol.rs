@@ -67,7 +67,7 @@ fn errors_leave_the_position_unchanged() {
         position fen W:Wc3,h2:Ba5 moves h2-g3 a5-a4\n\
         position fen W:Wc3\xff\n\
         go depth 2 nodes\n\
-        position fen W:WKa1:BKh8 moves a1-b2\n\
+        position fen W:WKc1:BKh2 moves c1-b2\n\
         go depth 6\n";
     let replies = session(input);
     let errors: Vec<&str> = replies

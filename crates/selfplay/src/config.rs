@@ -43,6 +43,14 @@ pub struct SelfPlayConfig {
     pub resign_playthrough: f32,
     /// Games longer than this many half-moves are adjudicated drawn.
     pub max_plies: u32,
+    /// Folder of endgame tablebases (docs/TABLEBASES.md). When set, a game
+    /// that reaches a position in them ends at once with its exact result
+    /// under the official draw rules (its samples get that value target),
+    /// and tables missing there are generated on first use (seconds for 4
+    /// pieces). `None` (default): no tablebase adjudication.
+    pub tablebase_dir: Option<String>,
+    /// Most pieces of the tables used (and generated) in `tablebase_dir`.
+    pub tablebase_pieces: u8,
 }
 
 impl Default for SelfPlayConfig {
@@ -61,6 +69,8 @@ impl Default for SelfPlayConfig {
             resign_consecutive: 3,
             resign_playthrough: 0.1,
             max_plies: 300,
+            tablebase_dir: None,
+            tablebase_pieces: 4,
         }
     }
 }
@@ -95,6 +105,9 @@ impl SelfPlayConfig {
         }
         if self.max_plies == 0 {
             return bad("max_plies", "must be at least 1");
+        }
+        if !(2..=5).contains(&self.tablebase_pieces) {
+            return bad("tablebase_pieces", "must be in 2..=5");
         }
         Ok(())
     }

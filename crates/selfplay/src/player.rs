@@ -23,7 +23,7 @@
 //! passes then), so batches stay full at generation boundaries.
 
 use crate::config::SelfPlayConfig;
-use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_RESIGNED, Sample};
+use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_RESIGNED, FLAG_TABLEBASE, Sample};
 use crate::stats::SelfPlayStats;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -32,6 +32,7 @@ use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, Outcome, Posi
 use shashki_search::{
     Algorithm, EvalRequest, Evaluation, Evaluator, Search, SearchConfig, SearchError,
 };
+use shashki_tablebase::{Tablebases, Wdl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -54,6 +55,9 @@ pub enum SelfPlayError {
     /// The worker pool could not be built.
     #[error("thread pool: {0}")]
     Pool(String),
+    /// The endgame tablebases could not be loaded or generated.
+    #[error("tablebases: {0}")]
+    Tablebase(String),
 }
 
 /// A finished game and its training samples.
@@ -99,6 +103,8 @@ struct Slot {
     low_streak: [u32; 2],
     would_resign: Option<Color>,
     resigned: Option<Color>,
+    /// The exact result once the game reached the tablebases.
+    tablebase: Option<GameResult>,
     /// Positions of this game waiting in the current batch.
     waiting: usize,
     done: bool,
@@ -109,6 +115,7 @@ struct StepContext<'a> {
     selfplay: &'a SelfPlayConfig,
     search: &'a SearchConfig,
     leaves_per_game: usize,
+    tablebases: Option<&'a Tablebases>,
 }
 
 /// Plays self-play games over an [`Evaluator`].
@@ -122,6 +129,7 @@ pub struct SelfPlayer {
     pool: Option<rayon::ThreadPool>,
     evals: Vec<Evaluation>,
     stop: Option<Arc<AtomicBool>>,
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl SelfPlayer {
@@ -149,6 +157,14 @@ impl SelfPlayer {
             None
         };
         let slots = (0..config.games_in_flight).map(|_| None).collect();
+        let tablebases = match &config.tablebase_dir {
+            Some(dir) => Some(Arc::new(open_tablebases(
+                std::path::Path::new(dir),
+                config.tablebase_pieces,
+                &rules,
+            )?)),
+            None => None,
+        };
         Ok(SelfPlayer {
             config,
             search_config,
@@ -159,7 +175,26 @@ impl SelfPlayer {
             pool,
             evals: Vec::new(),
             stop: None,
+            tablebases,
         })
+    }
+
+    /// Uses `tablebases` to end games that reach them (replaces what
+    /// `tablebase_dir` loaded; `None` switches adjudication off). Tables
+    /// made for other draw rules than the games' are refused.
+    pub fn set_tablebases(
+        &mut self,
+        tablebases: Option<Arc<Tablebases>>,
+    ) -> Result<(), SelfPlayError> {
+        if let Some(tb) = &tablebases
+            && !tb.follows(&self.rules)
+        {
+            return Err(SelfPlayError::Tablebase(
+                "the tables follow other draw rules than these games".into(),
+            ));
+        }
+        self.tablebases = tablebases;
+        Ok(())
     }
 
     /// Number of the next game to start (continue a run's numbering after a
@@ -279,6 +314,7 @@ impl SelfPlayer {
                 selfplay: &self.config,
                 search: &self.search_config,
                 leaves_per_game,
+                tablebases: self.tablebases.as_deref(),
             };
             let step_all = |slots: &mut [Option<Slot>]| -> Result<(), SelfPlayError> {
                 slots
@@ -375,10 +411,39 @@ impl SelfPlayer {
             low_streak: [0; 2],
             would_resign: None,
             resigned: None,
+            tablebase: None,
             waiting: 0,
             done: false,
         }
     }
+}
+
+/// Loads the tables up to `pieces` in `dir`, generating what is missing
+/// (resumable, atomic files), under the games' draw rules.
+fn open_tablebases(
+    dir: &std::path::Path,
+    pieces: u8,
+    rules: &DrawRules,
+) -> Result<Tablebases, SelfPlayError> {
+    let fail = |e: String| SelfPlayError::Tablebase(format!("{}: {e}", dir.display()));
+    let (tb, errors) = Tablebases::load(dir, *rules, pieces);
+    let expected = shashki_tablebase::Material::all_up_to(pieces).len();
+    if errors.is_empty() && tb.len() == expected {
+        return Ok(tb);
+    }
+    shashki_tablebase::generate(dir, pieces, rules, &mut |_| {}).map_err(|e| fail(e.to_string()))
+}
+
+/// The exact result of `game` from the tablebases, if its position is in
+/// them (repetition aside: a game over by it has already ended).
+fn tablebase_result(tb: &Tablebases, game: &Game) -> Option<GameResult> {
+    let probe = tb.probe(game.position(), game.counters())?;
+    let side = game.side_to_move();
+    Some(match probe.wdl {
+        Wdl::Win => GameResult::win_for(side),
+        Wdl::Loss => GameResult::win_for(side.opponent()),
+        Wdl::Draw => GameResult::Draw,
+    })
 }
 
 fn color_index(color: Color) -> usize {
@@ -401,6 +466,14 @@ fn step(slot: &mut Slot, evals: &[Evaluation], ctx: &StepContext<'_>) -> Result<
         }
         if !slot.searching {
             if slot.resigned.is_some() || slot.search.game().is_over() {
+                slot.done = true;
+                return Ok(());
+            }
+            if let Some(result) = ctx
+                .tablebases
+                .and_then(|tb| tablebase_result(tb, slot.search.game()))
+            {
+                slot.tablebase = Some(result);
                 slot.done = true;
                 return Ok(());
             }
@@ -470,13 +543,18 @@ fn finish_game(slot: Slot) -> FinishedGame {
     if let Some(side) = slot.resigned {
         game.resign(side);
     }
-    let outcome = game.outcome().unwrap_or(Outcome {
+    let tablebase = slot.tablebase.map(|result| Outcome {
+        result,
+        reason: EndReason::Adjudication,
+    });
+    let outcome = tablebase.or(game.outcome()).unwrap_or(Outcome {
         // Unreachable: a slot is done only when its game is over.
         result: GameResult::Draw,
         reason: EndReason::Adjudication,
     });
     let final_ply = game.ply();
     let extra_flags = match outcome.reason {
+        _ if tablebase.is_some() => FLAG_TABLEBASE,
         EndReason::Resignation => FLAG_RESIGNED,
         EndReason::Adjudication => FLAG_ADJUDICATED,
         _ => 0,
@@ -612,5 +690,52 @@ mod tests {
         assert_eq!(indices.len(), 9);
         assert_eq!(player.next_game() as usize, 4 + carried + (5 - carried));
         assert!(stats.mean_batch_fill() > 0.0 && stats.mean_batch_fill() <= 1.0);
+    }
+}
+
+#[cfg(test)]
+mod tablebase_tests {
+    use super::*;
+
+    #[test]
+    fn a_game_reaching_the_tablebases_ends_with_their_exact_result() {
+        let dir = std::env::temp_dir().join(format!("shashki-selfplay-tb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rules = DrawRules {
+            max_plies: Some(60),
+            ..DrawRules::default()
+        };
+        let config = SelfPlayConfig {
+            threads: 1,
+            games_in_flight: 1,
+            tablebase_dir: Some(dir.to_string_lossy().into_owned()),
+            tablebase_pieces: 3,
+            ..SelfPlayConfig::default()
+        };
+        // First use generates the tables into the folder.
+        let player = SelfPlayer::new(config, SearchConfig::default(), rules, 1).unwrap();
+        assert!(dir.join("1K0M-1K0M.stb").exists());
+        let tablebases = player.tablebases.clone();
+        assert!(tablebases.is_some());
+        let mut slot = player.new_slot(0);
+        // The a1 king facing h8 with White to move: lost (RULES.md rule 2).
+        let game = Game::with_rules(Position::from_fen("W:WKa1:BKh8").unwrap(), rules);
+        slot.search = Search::new(game, SearchConfig::default()).unwrap();
+        let ctx = StepContext {
+            selfplay: &player.config,
+            search: &player.search_config,
+            leaves_per_game: 1,
+            tablebases: tablebases.as_deref(),
+        };
+        step(&mut slot, &[], &ctx).unwrap();
+        assert!(slot.done);
+        let finished = finish_game(slot);
+        assert_eq!(finished.outcome.result, GameResult::BlackWins);
+        assert_eq!(finished.outcome.reason, EndReason::Adjudication);
+        // Switched off, the same game is searched instead.
+        let mut player = player;
+        player.set_tablebases(None).unwrap();
+        assert!(player.tablebases.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

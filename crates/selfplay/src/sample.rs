@@ -18,7 +18,7 @@
 //! | 13 | u8  | [`DrawState::repetitions`] |
 //! | 14 | u16 | [`DrawState::plies_to_draw`], `0xFFFF` = no count running |
 //! | 16 | i8  | game result from the side to move: +1 win, 0 draw, -1 loss |
-//! | 17 | u8  | flags: bit 0 full search, bit 1 game ended by resignation, bit 2 adjudicated |
+//! | 17 | u8  | flags: bit 0 full search, bit 1 game ended by resignation, bit 2 adjudicated, bit 3 tablebase result |
 //! | 18 | u16 | plies left until the game ended |
 //! | 20 | u16 | ply of this position in its game (0 = start) |
 //! | 22 | u16 | number of legal moves in the position |
@@ -48,6 +48,9 @@ pub const FLAG_FULL_SEARCH: u8 = 1;
 pub const FLAG_RESIGNED: u8 = 2;
 /// Flag bit: the game was adjudicated at the maximum length.
 pub const FLAG_ADJUDICATED: u8 = 4;
+/// Flag bit: the game ended on reaching the endgame tablebases, with their
+/// exact result.
+pub const FLAG_TABLEBASE: u8 = 8;
 
 /// One policy target entry: a move by its absolute squares and its probability.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -69,7 +72,8 @@ pub struct Sample {
     pub draw_state: DrawState,
     /// Final game result from the side to move's view: +1 win, 0 draw, -1 loss.
     pub result: i8,
-    /// Flags ([`FLAG_FULL_SEARCH`], [`FLAG_RESIGNED`], [`FLAG_ADJUDICATED`]).
+    /// Flags ([`FLAG_FULL_SEARCH`], [`FLAG_RESIGNED`], [`FLAG_ADJUDICATED`],
+    /// [`FLAG_TABLEBASE`]).
     pub flags: u8,
     /// Half-moves from this position to the end of the game.
     pub plies_left: u16,

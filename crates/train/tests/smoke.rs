@@ -125,6 +125,8 @@ fn the_diagonal_net_runs_the_whole_pipeline() {
             run_dir: dir.clone(),
             device: shashki_net::device_from_name("cpu").unwrap(),
             generations: Some(1),
+            restart: false,
+            stop: Default::default(),
         },
         &mut Silent,
         None,

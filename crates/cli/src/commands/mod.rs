@@ -16,4 +16,5 @@ pub mod play;
 pub mod rate;
 pub mod record;
 pub mod selfplay;
+pub mod tb;
 pub mod train;
