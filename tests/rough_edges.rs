@@ -321,7 +321,10 @@ fn games_are_recorded_as_they_end_and_a_rerun_resumes() {
                 .sum::<u64>()
         })
         .sum();
-    assert_eq!(rated_games as usize, kept.len(), "ratings and PDN agree");
+    // The PDN (the journal) is written first: a kill between the two writes
+    // leaves the ratings at most one pair behind, never ahead.
+    let behind = kept.len() - rated_games as usize;
+    assert!(behind == 0 || behind == 2, "ratings {rated_games}, PDN {}", kept.len());
 
     // Rerunning with --resume plays only what is missing: 3 pairings x 4.
     let mut resume = args.to_vec();
@@ -343,7 +346,8 @@ fn games_are_recorded_as_they_end_and_a_rerun_resumes() {
                 .sum()
         })
         .collect();
-    assert_eq!(games, vec![4, 4, 4], "no game counted twice");
+    assert!(games.iter().all(|&n| n <= 4), "no game counted twice: {games:?}");
+    assert!(games.iter().sum::<u64>() as usize + behind == 12, "{games:?}");
     // Once everything is there, a resumed run plays nothing.
     let (ok, _, err) = shashki(&resume);
     assert!(ok && err.matches("skipped").count() == 3, "{err}");

@@ -83,8 +83,8 @@ pub fn limits_on_clock(own: &SearchLimits, clock: &SearchLimits) -> SearchLimits
     }
 }
 
-/// Any [`Engine`] at fixed limits (or on the game clock): the timed MCTS
-/// and network players.
+/// Any [`Engine`] at fixed limits (or on the game clock): the alpha-beta
+/// players and the timed MCTS and network players.
 pub struct EnginePlayer {
     engine: Box<dyn Engine>,
     limits: SearchLimits,
@@ -146,66 +146,22 @@ impl Player for RandomPlayer {
     }
 }
 
-/// The alpha-beta engine at fixed limits, with the hand evaluation or a
-/// network's.
-pub struct AlphaBetaPlayer {
-    engine: AlphaBeta,
-    limits: SearchLimits,
-}
-
 /// A small table: many games run at once (one thread each).
 const PLAYER_TT_MEGABYTES: usize = 8;
 
-impl AlphaBetaPlayer {
-    /// An engine with the hand evaluation searching each move within `limits`.
-    pub fn new(limits: SearchLimits) -> AlphaBetaPlayer {
-        AlphaBetaPlayer {
-            engine: AlphaBeta::new(AbConfig {
-                tt_megabytes: PLAYER_TT_MEGABYTES,
-                ..AbConfig::default()
-            }),
-            limits,
-        }
-    }
-
-    /// An engine with another evaluation (an NNUE network).
-    pub fn with_eval(limits: SearchLimits, eval: Box<dyn StaticEval>) -> AlphaBetaPlayer {
-        AlphaBetaPlayer {
-            engine: AlphaBeta::with_eval(
-                AbConfig {
-                    tt_megabytes: PLAYER_TT_MEGABYTES,
-                    ..AbConfig::default()
-                },
-                eval,
-            ),
-            limits,
-        }
-    }
-}
-
-impl AlphaBetaPlayer {
-    fn play(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, PlayerFailure> {
-        self.engine
-            .search(game, limits)
-            .best_move
-            .ok_or_else(|| PlayerFailure::Internal("alpha-beta found no move".into()))
-    }
-}
-
-impl Player for AlphaBetaPlayer {
-    fn choose_move(&mut self, game: &Game) -> Result<Move, PlayerFailure> {
-        let limits = self.limits;
-        self.play(game, &limits)
-    }
-
-    fn choose_move_on_clock(
-        &mut self,
-        game: &Game,
-        clock: &SearchLimits,
-        _allowance: Duration,
-    ) -> Result<Move, PlayerFailure> {
-        let limits = limits_on_clock(&self.limits, clock);
-        self.play(game, &limits)
+impl EnginePlayer {
+    /// The alpha-beta engine at `limits`, with the hand evaluation or
+    /// `eval` (an NNUE network's).
+    pub fn alpha_beta(limits: SearchLimits, eval: Option<Box<dyn StaticEval>>) -> EnginePlayer {
+        let config = AbConfig {
+            tt_megabytes: PLAYER_TT_MEGABYTES,
+            ..AbConfig::default()
+        };
+        let engine = match eval {
+            Some(eval) => AlphaBeta::with_eval(config, eval),
+            None => AlphaBeta::new(config),
+        };
+        EnginePlayer::new(Box::new(engine), limits)
     }
 }
 
@@ -447,14 +403,14 @@ impl PlayerFactory {
         }
         Ok(match &self.spec.kind {
             PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
-            PlayerKind::AlphaBeta { limits } => Box::new(AlphaBetaPlayer::new(*limits)),
+            PlayerKind::AlphaBeta { limits } => Box::new(EnginePlayer::alpha_beta(*limits, None)),
             PlayerKind::Nnue { limits, .. } => {
                 let net = self
                     .nnue
                     .as_ref()
                     .ok_or_else(|| PlayerFailure::Internal("NNUE network not loaded".into()))?;
                 let eval = NnueEval::new(Arc::clone(net), self.spec.name.clone());
-                Box::new(AlphaBetaPlayer::with_eval(*limits, Box::new(eval)))
+                Box::new(EnginePlayer::alpha_beta(*limits, Some(Box::new(eval))))
             }
             PlayerKind::Mcts { search, rollouts } => Box::new(MctsPlayer::new(
                 *search,

@@ -164,17 +164,28 @@ impl SharedOutput {
     }
 }
 
-#[test]
-fn go_infinite_runs_until_stop_and_isready_is_answered_meanwhile() {
-    use std::io::Write;
-    use std::time::Duration;
-    let (reader, mut writer) = std::io::pipe().unwrap();
+/// A session of the alpha-beta engine on a pipe, its output readable
+/// while it runs.
+fn live_session() -> (
+    std::io::PipeWriter,
+    SharedOutput,
+    std::thread::JoinHandle<std::io::Result<()>>,
+) {
+    let (reader, writer) = std::io::pipe().unwrap();
     let output = SharedOutput::default();
     let out = output.clone();
     let session = std::thread::spawn(move || {
         let mut engine = AlphaBeta::default();
         serve(&mut engine, "t", std::io::BufReader::new(reader), out)
     });
+    (writer, output, session)
+}
+
+#[test]
+fn go_infinite_runs_until_stop_and_isready_is_answered_meanwhile() {
+    use std::io::Write;
+    use std::time::Duration;
+    let (mut writer, output, session) = live_session();
     writeln!(writer, "position startpos\ngo infinite").unwrap();
     std::thread::sleep(Duration::from_millis(300));
     assert!(!output.text().contains("bestmove"), "no answer before stop");
@@ -205,13 +216,7 @@ fn go_infinite_runs_until_stop_and_isready_is_answered_meanwhile() {
 fn go_infinite_waits_for_stop_even_when_the_answer_is_forced() {
     use std::io::Write;
     use std::time::Duration;
-    let (reader, mut writer) = std::io::pipe().unwrap();
-    let output = SharedOutput::default();
-    let out = output.clone();
-    let session = std::thread::spawn(move || {
-        let mut engine = AlphaBeta::default();
-        serve(&mut engine, "t", std::io::BufReader::new(reader), out)
-    });
+    let (mut writer, output, session) = live_session();
     // One legal move: the search ends at once, the answer waits for stop.
     writeln!(writer, "position fen W:Wc3:Bd4\ngo infinite").unwrap();
     std::thread::sleep(Duration::from_millis(200));

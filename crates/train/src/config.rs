@@ -424,6 +424,7 @@ pub const KEY_RANGES: &[(&str, f64, f64)] = &[
     ("selfplay.resign_consecutive", 1.0, 1000.0),
     ("selfplay.resign_playthrough", 0.0, 1.0),
     ("selfplay.max_plies", 1.0, 100_000.0),
+    ("selfplay.tablebase_pieces", 2.0, 5.0),
     ("train.batch_size", 1.0, 65536.0),
     ("train.steps_per_generation", 1.0, 1e8),
     ("train.learning_rate", 1e-9, 10.0),

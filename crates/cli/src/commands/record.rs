@@ -110,8 +110,11 @@ impl Recorder {
             })
     }
 
-    /// Records a finished pair: ratings, then PDN, each written at once.
-    /// A pair already in the PDN file (resumed) is not counted again.
+    /// Records a finished pair: PDN, then ratings, each written at once.
+    /// A pair already in the PDN file (resumed) is not counted again. The PDN
+    /// file is the journal `--resume` reads, so it is written first: a kill
+    /// between the two writes can leave the ratings one pair short, never
+    /// count a pair twice.
     pub fn record_pair(&mut self, pair: &[GameRecord; 2]) -> Result<()> {
         let keys = pair
             .each_ref()
@@ -133,8 +136,6 @@ impl Recorder {
         wdl.add_points(p1);
         let mut penta = Pentanomial::default();
         penta.add_pair(p0, p1);
-        self.ratings.add(first, second, wdl, penta);
-        self.save_ratings()?;
         if let Some(log) = &mut self.pdn {
             let games: Vec<_> = pair
                 .iter()
@@ -148,7 +149,8 @@ impl Recorder {
                 .with_context(|| format!("writing {}", log.path.display()))?;
             log.recorded.extend(keys);
         }
-        Ok(())
+        self.ratings.add(first, second, wdl, penta);
+        self.save_ratings()
     }
 
     /// Writes the ratings file (if one is kept).

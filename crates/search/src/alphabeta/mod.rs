@@ -238,7 +238,14 @@ impl AlphaBeta {
                 });
             }
             let mut searcher = Searcher::new(game.clone(), &shared, orderer, eval, options);
-            iterate(&mut searcher, max_depth, start, soft_stop, &mut result, progress);
+            iterate(
+                &mut searcher,
+                max_depth,
+                start,
+                soft_stop,
+                &mut result,
+                progress,
+            );
             // The helpers stop at their next check.
             stop.store(true, Ordering::Relaxed);
             searcher.flush_nodes();
