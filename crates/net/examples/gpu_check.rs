@@ -3,8 +3,9 @@
 //! must agree within 1e-3. Prints the largest differences and PASS or FAIL
 //! (exit code 0 or 1).
 //!
-//! `cargo run --release -p shashki-net --features wgpu --example gpu_check [-- DEVICE]`
-//! with DEVICE `wgpu` (default, first discrete GPU) or `wgpu:N`.
+//! `cargo run --release -p shashki-net --features wgpu --example gpu_check [-- DEVICE [KIND]]`
+//! with DEVICE `wgpu` (default, first discrete GPU) or `wgpu:N`, and KIND the
+//! network kind, `resnet8x8` (default) or `diag32` (6x64 either way).
 //! Never run it on a machine without a GPU: wgpu may fall back to a
 //! software adapter and hang. `scripts/gpu_check.sh` builds and runs it.
 
@@ -57,10 +58,14 @@ fn max_tensor_diff(a: &[NamedTensor], b: &[NamedTensor]) -> (f32, String) {
     worst
 }
 
-fn run(gpu_name: &str) -> Result<bool, Box<dyn std::error::Error>> {
+fn run(gpu_name: &str, kind: &str) -> Result<bool, Box<dyn std::error::Error>> {
     let cpu = Device::flex();
     let gpu = device_from_name(gpu_name)?;
-    let config = NetConfig::default();
+    let config = NetConfig {
+        kind: serde_json::from_value(serde_json::Value::String(kind.into()))?,
+        ..NetConfig::default()
+    };
+    println!("net: {}", config.to_json());
     let positions = random_positions(SEED, BATCH);
     let moves: Vec<_> = positions.iter().map(Position::legal_moves).collect();
     let requests: Vec<EvalRequest<'_>> = positions
@@ -170,7 +175,10 @@ fn run(gpu_name: &str) -> Result<bool, Box<dyn std::error::Error>> {
 
 fn main() -> ExitCode {
     let gpu_name = std::env::args().nth(1).unwrap_or_else(|| "wgpu".into());
-    match run(&gpu_name) {
+    let kind = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| "resnet8x8".into());
+    match run(&gpu_name, &kind) {
         Ok(true) => {
             println!("PASS (tolerance {TOLERANCE:e})");
             ExitCode::SUCCESS
