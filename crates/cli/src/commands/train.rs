@@ -340,10 +340,11 @@ pub fn run(args: Args) -> Result<()> {
     let stop = stop_on_signals()?;
     let mut progress = Progress::new(&args.run);
     progress.line(&format!(
-        "shashki train: run {} | config {} | device {} | net {}x{} | {} games/gen, {} steps/gen",
+        "shashki train: run {} | config {} | device {} | net {} {}x{} | {} games/gen, {} steps/gen",
         args.run_dir.display(),
         args.config.display(),
         args.run.device,
+        config.net.kind,
         config.net.blocks,
         config.net.channels,
         config.selfplay.games_per_generation,
