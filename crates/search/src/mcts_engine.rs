@@ -6,6 +6,7 @@
 use crate::engine::{Engine, Score, SearchReport};
 use crate::evaluator::Evaluator;
 use crate::limits::{Deadlines, SearchLimits, StopHandle};
+use crate::mcts::principal_variation;
 use crate::mcts::{Proof, Search, SearchConfig, SearchError, SearchResult};
 use crate::mcts_driver;
 use rand::SeedableRng;
@@ -123,25 +124,17 @@ fn final_report(result: &SearchResult, start: Instant) -> SearchReport {
     }
 }
 
-/// Progress of a running search: the most visited move and its line.
+/// Progress of a running search: the most visited move and its line (as
+/// the final result builds it).
 fn interim_report(search: &Search, start: Instant) -> SearchReport {
     use crate::mcts::tree::Tree;
     let tree = search.tree();
-    let best = tree
-        .edges(Tree::ROOT)
-        .iter()
-        .max_by_key(|e| e.child().map_or(0, |c| tree.node(c).visits()));
-    let mut pv = Vec::new();
-    let mut next = best;
-    while let Some(edge) = next {
-        pv.push(*edge.mv());
-        let Some(child) = edge.child() else { break };
-        next = tree
-            .edges(child)
-            .iter()
-            .filter(|e| e.child().is_some())
-            .max_by_key(|e| e.child().map_or(0, |c| tree.node(c).visits()));
-    }
+    let best = (0..tree.edges(Tree::ROOT).len()).max_by_key(|&i| {
+        tree.edges(Tree::ROOT)[i]
+            .child()
+            .map_or(0, |c| tree.node(c).visits())
+    });
+    let pv = best.map_or_else(Vec::new, |i| principal_variation(tree, i));
     SearchReport {
         best_move: pv.first().copied(),
         score: Score::Value(tree.node(Tree::ROOT).value()),

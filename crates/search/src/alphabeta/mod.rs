@@ -25,7 +25,7 @@ pub use search::{MATE, MATE_BOUND};
 pub use static_eval::StaticEval;
 
 use crate::engine::{Engine, Score, SearchReport};
-use crate::limits::{Deadlines, SearchLimits, StopHandle};
+use crate::limits::{SearchLimits, StopHandle};
 use ordering::MoveOrderer;
 use search::{INFINITY, SearchOptions, Searcher, Shared};
 use shashki_rules::{Game, Move};
@@ -195,7 +195,6 @@ impl AlphaBeta {
             result.elapsed = start.elapsed();
             return result;
         }
-        let deadlines = Deadlines::new(limits, game.side_to_move(), start, None);
         let budget = limits.time_budget(game.side_to_move());
         // A forced move under a time limit: one iteration for the score, then answer.
         let max_depth = if budget.is_some() && game.legal_moves().len() == 1 {
@@ -205,9 +204,7 @@ impl AlphaBeta {
         };
         // Under a clock an iteration takes several times the previous one:
         // none is started past half the planned time.
-        let soft_stop = budget
-            .filter(|_| deadlines.is_flexible())
-            .map(|b| b.soft / 2);
+        let soft_stop = budget.filter(|b| b.soft != b.hard).map(|b| b.soft / 2);
         let stop = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
         let shared = Shared {

@@ -44,6 +44,7 @@ pub mod tree;
 pub use config::{Algorithm, ConfigError, SearchConfig};
 pub use error::SearchError;
 pub use leaf::LeafRequest;
+pub(crate) use policies::principal_variation;
 pub use policies::{choose_by_visits, gumbel_policy, puct_policy};
 pub use result::{ChildStats, SearchResult};
 pub use search::{LeafBatch, Search};
