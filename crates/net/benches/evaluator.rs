@@ -8,8 +8,7 @@
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use shashki_net::random_positions;
 use shashki_net::{
     Device, INPUT_LEN, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator, SampleBatch, adam,
     train_step,
@@ -18,22 +17,6 @@ use shashki_rules::{DrawState, MoveList, Position};
 use shashki_search::{EvalRequest, Evaluation};
 use std::hint::black_box;
 use std::time::Duration;
-
-fn random_positions(seed: u64, count: usize) -> Vec<Position> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut out, mut pos, mut ply) = (Vec::new(), Position::startpos(), 0);
-    while out.len() < count {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || ply >= 160 {
-            (pos, ply) = (Position::startpos(), 0);
-            continue;
-        }
-        pos = pos.make_move(&moves[rng.random_range(0..moves.len())]);
-        ply += 1;
-        out.push(pos);
-    }
-    out
-}
 
 fn configs() -> Vec<(&'static str, NetConfig)> {
     vec![

@@ -11,8 +11,7 @@
 //! `cargo bench -p shashki-net --bench kinds` (about a minute);
 //! `-- --rounds 7 --sizes 4x32,6x64,10x128` to change the work.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use shashki_net::random_positions;
 use shashki_net::{
     Device, LossWeights, Net, NetConfig, NetEvaluator, NetKind, SampleBatch, TrainBatch, adam,
     train_step,
@@ -25,22 +24,6 @@ const BATCHES: [usize; 4] = [1, 16, 64, 256];
 const TRAIN_BATCH: usize = 256;
 /// Each timed slice runs at least this long (and at least one call).
 const SLICE: Duration = Duration::from_millis(250);
-
-fn random_positions(seed: u64, count: usize) -> Vec<Position> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut out, mut pos, mut ply) = (Vec::new(), Position::startpos(), 0);
-    while out.len() < count {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || ply >= 160 {
-            (pos, ply) = (Position::startpos(), 0);
-            continue;
-        }
-        pos = pos.make_move(&moves[rng.random_range(0..moves.len())]);
-        ply += 1;
-        out.push(pos);
-    }
-    out
-}
 
 struct Options {
     rounds: usize,

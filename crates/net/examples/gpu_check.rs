@@ -11,6 +11,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use shashki_net::random_positions;
 use shashki_net::{
     Device, LossWeights, NamedTensor, Net, NetConfig, NetEvaluator, SampleBatch, adam,
     device_from_name, train_step,
@@ -23,22 +24,6 @@ use std::time::Instant;
 const TOLERANCE: f32 = 1e-3;
 const SEED: u64 = 2024;
 const BATCH: usize = 256;
-
-fn random_positions(seed: u64, count: usize) -> Vec<Position> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut out, mut pos, mut ply) = (Vec::new(), Position::startpos(), 0);
-    while out.len() < count {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || ply >= 160 {
-            (pos, ply) = (Position::startpos(), 0);
-            continue;
-        }
-        pos = pos.make_move(&moves[rng.random_range(0..moves.len())]);
-        ply += 1;
-        out.push(pos);
-    }
-    out
-}
 
 fn max_abs(a: &[f32], b: &[f32]) -> f32 {
     a.iter()

@@ -19,7 +19,7 @@
 use crate::config::NetConfig;
 use crate::encoding::{CELL_OF_SQUARE, INPUT_PLANES, POLICY_LEN};
 use crate::error::NetError;
-use crate::model::{Builder, NetOutput, export_bn, export_linear, host, push};
+use crate::model::{Builder, NetOutput, ValueMlp, export_bn, export_linear, host, push};
 use crate::weights::{Init, NamedTensor};
 use burn::module::{Module, Param};
 use burn::nn::{BatchNorm, Linear};
@@ -254,9 +254,7 @@ pub struct DiagNet {
     policy_out: DiagConv,
     value_conv: DiagConv,
     value_bn: BatchNorm,
-    value_fc: Linear,
-    value_wdl: Linear,
-    value_plies: Option<Linear>,
+    value_mlp: ValueMlp,
     #[module(skip)]
     config: NetConfig,
 }
@@ -287,23 +285,13 @@ impl DiagNet {
                 bn2,
             });
         }
-        let (pc, vc, vh) = (
-            config.policy_channels,
-            config.value_channels,
-            config.value_hidden,
-        );
+        let (pc, vc) = (config.policy_channels, config.value_channels);
         let policy_conv = b.diag_conv("policy.conv", c, pc, 1, false)?;
         let policy_bn = b.batch_norm("policy.bn", pc)?;
         let policy_out = b.diag_conv("policy.out", pc, SQUARES, 1, true)?;
         let value_conv = b.diag_conv("value.conv", c, vc, 1, false)?;
         let value_bn = b.batch_norm("value.bn", vc)?;
-        let value_fc = b.linear("value.fc", 2 * vc, vh, Init::He { fan_in: 2 * vc })?;
-        let value_wdl = b.linear("value.wdl", vh, 3, Init::Small { fan_in: vh })?;
-        let value_plies = if config.plies_left_head {
-            Some(b.linear("value.plies", vh, 1, Init::Small { fan_in: vh })?)
-        } else {
-            None
-        };
+        let value_mlp = ValueMlp::build(config, b)?;
         Ok(DiagNet {
             stem_conv,
             stem_bn,
@@ -313,9 +301,7 @@ impl DiagNet {
             policy_out,
             value_conv,
             value_bn,
-            value_fc,
-            value_wdl,
-            value_plies,
+            value_mlp,
             config: config.clone(),
         })
     }
@@ -345,12 +331,7 @@ impl DiagNet {
             .forward(p, &geometry)
             .reshape([n, POLICY_LEN]);
         let v = relu(self.value_bn.forward(self.value_conv.forward(x, &geometry)));
-        let hidden = relu(self.value_fc.forward(square_pool(v)));
-        let plies_left = self
-            .value_plies
-            .as_ref()
-            .map(|head| head.forward(hidden.clone()));
-        let wdl = self.value_wdl.forward(hidden);
+        let (wdl, plies_left) = self.value_mlp.forward(square_pool(v));
         NetOutput {
             policy,
             wdl,
@@ -378,11 +359,7 @@ impl DiagNet {
         self.policy_out.export(&mut out, "policy.out")?;
         self.value_conv.export(&mut out, "value.conv")?;
         export_bn(&mut out, "value.bn", &self.value_bn)?;
-        export_linear(&mut out, "value.fc", &self.value_fc)?;
-        export_linear(&mut out, "value.wdl", &self.value_wdl)?;
-        if let Some(head) = &self.value_plies {
-            export_linear(&mut out, "value.plies", head)?;
-        }
+        self.value_mlp.export(&mut out)?;
         Ok(out)
     }
 }

@@ -6,7 +6,7 @@ use crate::config::NetConfig;
 use crate::diag::{Geometry, SQUARES, add_per_position, square_pool, to_tap_major};
 use crate::encoding::{INPUT_PLANES, POLICY_LEN};
 use crate::error::NetError;
-use crate::inference::{Dense, Tensors};
+use crate::inference::{Dense, FoldedValueMlp, Tensors};
 use crate::model::NetOutput;
 use burn::tensor::activation::relu;
 use burn::tensor::module::linear;
@@ -48,9 +48,7 @@ pub(crate) struct FoldedDiag {
     policy_conv: FoldedDiagConv,
     policy_out: FoldedDiagConv,
     value_conv: FoldedDiagConv,
-    value_fc: Dense,
-    value_wdl: Dense,
-    value_plies: Option<Dense>,
+    value_mlp: FoldedValueMlp,
 }
 
 impl Tensors<'_> {
@@ -94,21 +92,11 @@ impl FoldedDiag {
             let conv2 = t.folded_diag_conv(&name("conv2"), Some(&name("bn2")), c, c, taps)?;
             blocks.push(FoldedDiagBlock { conv1, pool, conv2 });
         }
-        let (pc, vc, vh) = (
-            config.policy_channels,
-            config.value_channels,
-            config.value_hidden,
-        );
+        let (pc, vc) = (config.policy_channels, config.value_channels);
         let policy_conv = t.folded_diag_conv("policy.conv", Some("policy.bn"), pc, c, 1)?;
         let policy_out = t.folded_diag_conv("policy.out", None, SQUARES, pc, 1)?;
         let value_conv = t.folded_diag_conv("value.conv", Some("value.bn"), vc, c, 1)?;
-        let value_fc = t.dense("value.fc", 2 * vc, vh)?;
-        let value_wdl = t.dense("value.wdl", vh, 3)?;
-        let value_plies = if config.plies_left_head {
-            Some(t.dense("value.plies", vh, 1)?)
-        } else {
-            None
-        };
+        let value_mlp = FoldedValueMlp::build(config, t)?;
         Ok(FoldedDiag {
             geometry: Geometry::new(taps, t.device),
             stem,
@@ -116,9 +104,7 @@ impl FoldedDiag {
             policy_conv,
             policy_out,
             value_conv,
-            value_fc,
-            value_wdl,
-            value_plies,
+            value_mlp,
         })
     }
 
@@ -136,12 +122,7 @@ impl FoldedDiag {
         let p = relu(self.policy_conv.forward(x.clone(), g));
         let policy = self.policy_out.forward(p, g).reshape([n, POLICY_LEN]);
         let v = relu(self.value_conv.forward(x, g));
-        let hidden = relu(self.value_fc.forward(square_pool(v)));
-        let plies_left = self
-            .value_plies
-            .as_ref()
-            .map(|head| head.forward(hidden.clone()));
-        let wdl = self.value_wdl.forward(hidden);
+        let (wdl, plies_left) = self.value_mlp.forward(square_pool(v));
         NetOutput {
             policy,
             wdl,

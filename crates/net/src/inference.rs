@@ -53,6 +53,39 @@ impl Dense {
     }
 }
 
+/// [`ValueMlp`](crate::model::ValueMlp) for inference (nothing to fold:
+/// it has no batch norm).
+#[derive(Clone, Debug)]
+pub(crate) struct FoldedValueMlp {
+    fc: Dense,
+    wdl: Dense,
+    plies: Option<Dense>,
+}
+
+impl FoldedValueMlp {
+    pub(crate) fn build(
+        config: &NetConfig,
+        t: &mut Tensors<'_>,
+    ) -> Result<FoldedValueMlp, NetError> {
+        let (vc, vh) = (config.value_channels, config.value_hidden);
+        let fc = t.dense("value.fc", 2 * vc, vh)?;
+        let wdl = t.dense("value.wdl", vh, 3)?;
+        let plies = if config.plies_left_head {
+            Some(t.dense("value.plies", vh, 1)?)
+        } else {
+            None
+        };
+        Ok(FoldedValueMlp { fc, wdl, plies })
+    }
+
+    /// Pooled features -> (W/D/L logits, plies left).
+    pub(crate) fn forward(&self, pooled: Tensor<2>) -> (Tensor<2>, Option<Tensor<2>>) {
+        let hidden = relu(self.fc.forward(pooled));
+        let plies_left = self.plies.as_ref().map(|head| head.forward(hidden.clone()));
+        (self.wdl.forward(hidden), plies_left)
+    }
+}
+
 #[derive(Clone, Debug)]
 struct FoldedBlock {
     conv1: FoldedConv,
@@ -68,9 +101,7 @@ struct FoldedBoard {
     policy_conv: FoldedConv,
     policy_out: FoldedConv,
     value_conv: FoldedConv,
-    value_fc: Dense,
-    value_wdl: Dense,
-    value_plies: Option<Dense>,
+    value_mlp: FoldedValueMlp,
 }
 
 impl FoldedBoard {
@@ -89,30 +120,18 @@ impl FoldedBoard {
             let conv2 = t.folded_conv(&name("conv2"), &name("bn2"), c, c, 3)?;
             blocks.push(FoldedBlock { conv1, pool, conv2 });
         }
-        let (pc, vc, vh) = (
-            config.policy_channels,
-            config.value_channels,
-            config.value_hidden,
-        );
+        let (pc, vc) = (config.policy_channels, config.value_channels);
         let policy_conv = t.folded_conv("policy.conv", "policy.bn", pc, c, 1)?;
         let policy_out = t.biased_conv("policy.out", 32, pc, 1)?;
         let value_conv = t.folded_conv("value.conv", "value.bn", vc, c, 1)?;
-        let value_fc = t.dense("value.fc", 2 * vc, vh)?;
-        let value_wdl = t.dense("value.wdl", vh, 3)?;
-        let value_plies = if config.plies_left_head {
-            Some(t.dense("value.plies", vh, 1)?)
-        } else {
-            None
-        };
+        let value_mlp = FoldedValueMlp::build(config, t)?;
         Ok(FoldedBoard {
             stem,
             blocks,
             policy_conv,
             policy_out,
             value_conv,
-            value_fc,
-            value_wdl,
-            value_plies,
+            value_mlp,
         })
     }
 
@@ -129,12 +148,7 @@ impl FoldedBoard {
         let p = relu(self.policy_conv.forward(x.clone()));
         let policy = gather_policy(self.policy_out.forward(p));
         let v = relu(self.value_conv.forward(x));
-        let hidden = relu(self.value_fc.forward(global_pool(v)));
-        let plies_left = self
-            .value_plies
-            .as_ref()
-            .map(|head| head.forward(hidden.clone()));
-        let wdl = self.value_wdl.forward(hidden);
+        let (wdl, plies_left) = self.value_mlp.forward(global_pool(v));
         NetOutput {
             policy,
             wdl,

@@ -30,6 +30,7 @@ pub mod export;
 pub mod inference;
 pub mod loss;
 pub mod model;
+pub mod playouts;
 pub mod training;
 pub mod weights;
 
@@ -48,6 +49,7 @@ pub use export::{
 pub use inference::{HostOutput, InferenceNet};
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};
 pub use model::{BoardNet, Net, NetOutput, PLIES_LEFT_SCALE, parameter_count};
+pub use playouts::random_positions;
 pub use training::{LossValues, adam, optimizer_from_bytes, optimizer_to_bytes, train_step};
 pub use weights::NamedTensor;
 

@@ -155,9 +155,7 @@ pub struct BoardNet {
     policy_out: Conv2d,
     value_conv: Conv2d,
     value_bn: BatchNorm,
-    value_fc: Linear,
-    value_wdl: Linear,
-    value_plies: Option<Linear>,
+    value_mlp: ValueMlp,
     #[module(skip)]
     config: NetConfig,
 }
@@ -188,23 +186,13 @@ impl BoardNet {
                 bn2,
             });
         }
-        let (pc, vc, vh) = (
-            config.policy_channels,
-            config.value_channels,
-            config.value_hidden,
-        );
+        let (pc, vc) = (config.policy_channels, config.value_channels);
         let policy_conv = b.conv("policy.conv", c, pc, 1, false)?;
         let policy_bn = b.batch_norm("policy.bn", pc)?;
         let policy_out = b.conv("policy.out", pc, 32, 1, true)?;
         let value_conv = b.conv("value.conv", c, vc, 1, false)?;
         let value_bn = b.batch_norm("value.bn", vc)?;
-        let value_fc = b.linear("value.fc", 2 * vc, vh, Init::He { fan_in: 2 * vc })?;
-        let value_wdl = b.linear("value.wdl", vh, 3, Init::Small { fan_in: vh })?;
-        let value_plies = if config.plies_left_head {
-            Some(b.linear("value.plies", vh, 1, Init::Small { fan_in: vh })?)
-        } else {
-            None
-        };
+        let value_mlp = ValueMlp::build(config, b)?;
         Ok(BoardNet {
             stem_conv,
             stem_bn,
@@ -214,9 +202,7 @@ impl BoardNet {
             policy_out,
             value_conv,
             value_bn,
-            value_fc,
-            value_wdl,
-            value_plies,
+            value_mlp,
             config: config.clone(),
         })
     }
@@ -227,12 +213,7 @@ impl BoardNet {
         let p = relu(self.policy_bn.forward(self.policy_conv.forward(x.clone())));
         let policy = gather_policy(self.policy_out.forward(p));
         let v = relu(self.value_bn.forward(self.value_conv.forward(x)));
-        let hidden = relu(self.value_fc.forward(global_pool(v)));
-        let plies_left = self
-            .value_plies
-            .as_ref()
-            .map(|head| head.forward(hidden.clone()));
-        let wdl = self.value_wdl.forward(hidden);
+        let (wdl, plies_left) = self.value_mlp.forward(global_pool(v));
         NetOutput {
             policy,
             wdl,
@@ -259,12 +240,48 @@ impl BoardNet {
         export_conv(&mut out, "policy.out", &self.policy_out)?;
         export_conv(&mut out, "value.conv", &self.value_conv)?;
         export_bn(&mut out, "value.bn", &self.value_bn)?;
-        export_linear(&mut out, "value.fc", &self.value_fc)?;
-        export_linear(&mut out, "value.wdl", &self.value_wdl)?;
-        if let Some(head) = &self.value_plies {
-            export_linear(&mut out, "value.plies", head)?;
-        }
+        self.value_mlp.export(&mut out)?;
         Ok(out)
+    }
+}
+
+/// The value head's layers after pooling, the same in both kinds: a hidden
+/// layer, the W/D/L logits and the optional plies-left output.
+#[derive(Module, Debug)]
+pub struct ValueMlp {
+    fc: Linear,
+    wdl: Linear,
+    plies: Option<Linear>,
+}
+
+impl ValueMlp {
+    pub(crate) fn build(config: &NetConfig, b: &mut Builder<'_>) -> Result<ValueMlp, NetError> {
+        let (vc, vh) = (config.value_channels, config.value_hidden);
+        let fc = b.linear("value.fc", 2 * vc, vh, Init::He { fan_in: 2 * vc })?;
+        let wdl = b.linear("value.wdl", vh, 3, Init::Small { fan_in: vh })?;
+        let plies = if config.plies_left_head {
+            Some(b.linear("value.plies", vh, 1, Init::Small { fan_in: vh })?)
+        } else {
+            None
+        };
+        Ok(ValueMlp { fc, wdl, plies })
+    }
+
+    /// Pooled value features `[n, 2 * value_channels]` -> (W/D/L logits,
+    /// plies left).
+    pub(crate) fn forward(&self, pooled: Tensor<2>) -> (Tensor<2>, Option<Tensor<2>>) {
+        let hidden = relu(self.fc.forward(pooled));
+        let plies_left = self.plies.as_ref().map(|head| head.forward(hidden.clone()));
+        (self.wdl.forward(hidden), plies_left)
+    }
+
+    pub(crate) fn export(&self, out: &mut Vec<NamedTensor>) -> Result<(), NetError> {
+        export_linear(out, "value.fc", &self.fc)?;
+        export_linear(out, "value.wdl", &self.wdl)?;
+        if let Some(head) = &self.plies {
+            export_linear(out, "value.plies", head)?;
+        }
+        Ok(())
     }
 }
 

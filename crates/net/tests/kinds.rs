@@ -6,35 +6,18 @@ mod common;
 
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
-use common::{evaluate_all, random_batch_norm_net, random_positions, temp_dir, tiny_of_every_kind};
+use common::{
+    evaluate_all, inputs, max_abs, random_batch_norm_net, random_positions, temp_dir,
+    tiny_of_every_kind, values,
+};
 use shashki_net::model::{kind_of_tensors, tensor_shapes};
 use shashki_net::{
     Checkpoint, Device, INPUT_LEN, InferenceNet, LossWeights, Net, NetConfig, NetError,
-    NetEvaluator, NetKind, POLICY_LEN, SampleBatch, adam, encode_input, export_model, import_model,
+    NetEvaluator, NetKind, POLICY_LEN, SampleBatch, adam, export_model, import_model,
     parameter_count, train_step,
 };
 use shashki_rules::{DrawState, Position};
 use std::path::PathBuf;
-
-fn inputs(positions: &[Position], device: &Device) -> Tensor<4> {
-    let mut buf = vec![0.0; positions.len() * INPUT_LEN];
-    for (p, slot) in positions.iter().zip(buf.chunks_exact_mut(INPUT_LEN)) {
-        encode_input(p, DrawState::default(), slot);
-    }
-    Tensor::from_data(TensorData::new(buf, [positions.len(), 7, 8, 8]), device)
-}
-
-fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-    t.into_data().convert::<f32>().try_to_vec::<f32>().unwrap()
-}
-
-fn max_abs(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
-}
 
 fn diag() -> NetConfig {
     NetConfig::tiny_of(NetKind::Diag32)

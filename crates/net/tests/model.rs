@@ -5,36 +5,16 @@ mod common;
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
 use common::{
-    evaluate_all, evaluate_with, max_diff, net_with_random_batch_norm, random_positions, tiny,
+    evaluate_all, evaluate_with, inputs, max_abs, max_diff, net_with_random_batch_norm,
+    random_positions, tiny, values,
 };
 use shashki_net::model::tensor_shapes;
 use shashki_net::{
-    Checkpoint, Device, INPUT_LEN, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator,
-    NetOutput, POLICY_LEN, SampleBatch, TrainBatch, adam, compute_losses, encode_input,
-    parameter_count, train_step,
+    Checkpoint, Device, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator, NetOutput,
+    POLICY_LEN, SampleBatch, TrainBatch, adam, compute_losses, parameter_count, train_step,
 };
-use shashki_rules::{DrawState, Position};
+use shashki_rules::DrawState;
 use shashki_search::Evaluator;
-
-fn inputs(positions: &[Position], device: &Device) -> Tensor<4> {
-    let mut buf = vec![0.0; positions.len() * INPUT_LEN];
-    for (p, slot) in positions.iter().zip(buf.chunks_exact_mut(INPUT_LEN)) {
-        encode_input(p, DrawState::default(), slot);
-    }
-    Tensor::from_data(TensorData::new(buf, [positions.len(), 7, 8, 8]), device)
-}
-
-fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-    t.into_data().convert::<f32>().try_to_vec::<f32>().unwrap()
-}
-
-fn max_abs(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
-}
 
 #[test]
 fn output_shapes_and_tensor_list() {

@@ -1,32 +1,16 @@
 //! Shared test helpers: seeded random playout positions and tiny nets.
 #![allow(dead_code)]
 
+use burn::tensor::{Tensor, TensorData};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shashki_net::{Device, NamedTensor, Net, NetConfig, NetEvaluator, NetKind};
+#[allow(unused_imports)] // not every test binary uses it
+pub use shashki_net::random_positions;
+use shashki_net::{
+    Device, INPUT_LEN, NamedTensor, Net, NetConfig, NetEvaluator, NetKind, encode_input,
+};
 use shashki_rules::{DrawState, Position};
 use shashki_search::{EvalRequest, Evaluation};
-
-/// `count` positions from seeded random playouts (games restart at the end
-/// or after 160 plies), start position excluded.
-pub fn random_positions(seed: u64, count: usize) -> Vec<Position> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(count);
-    let mut pos = Position::startpos();
-    let mut ply = 0;
-    while out.len() < count {
-        let moves = pos.legal_moves();
-        if moves.is_empty() || ply >= 160 {
-            pos = Position::startpos();
-            ply = 0;
-            continue;
-        }
-        pos = pos.make_move(&moves[rng.random_range(0..moves.len())]);
-        ply += 1;
-        out.push(pos);
-    }
-    out
-}
 
 /// The tiny test architecture.
 pub fn tiny() -> NetConfig {
@@ -130,4 +114,27 @@ pub fn random_batch_norm_net(config: &NetConfig, seed: u64, device: &Device) -> 
         })
         .collect();
     Net::from_tensors(config, tensors, device).unwrap()
+}
+
+/// The encoded input planes of `positions` as one `[n, 7, 8, 8]` batch.
+pub fn inputs(positions: &[Position], device: &Device) -> Tensor<4> {
+    let mut buf = vec![0.0; positions.len() * INPUT_LEN];
+    for (p, slot) in positions.iter().zip(buf.chunks_exact_mut(INPUT_LEN)) {
+        encode_input(p, DrawState::default(), slot);
+    }
+    Tensor::from_data(TensorData::new(buf, [positions.len(), 7, 8, 8]), device)
+}
+
+/// A tensor's values on the host.
+pub fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+    t.into_data().convert::<f32>().try_to_vec::<f32>().unwrap()
+}
+
+/// The largest element-wise difference of two equally long slices.
+pub fn max_abs(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
