@@ -536,7 +536,7 @@ mod tests {
             "smoke.toml",
             "cpu.toml",
             "gpu.toml",
-            "cpu-diag.toml",
+            "cpu-resnet.toml",
             "cpu-diag-wide.toml",
         ] {
             let path = configs_dir().join(name);
@@ -545,12 +545,13 @@ mod tests {
             let again = RunConfig::from_toml(&config.to_toml(), &path).unwrap();
             assert_eq!(again, config, "{name}");
         }
-        // The diagonal twin differs from cpu.toml in the net kind only.
+        // The 8x8 twin differs from cpu.toml (diagonal net) in the net kind only.
         let cpu = RunConfig::load(&configs_dir().join("cpu.toml")).unwrap();
-        let mut diag = RunConfig::load(&configs_dir().join("cpu-diag.toml")).unwrap();
-        assert_eq!(diag.net.kind, shashki_net::NetKind::Diag32);
-        diag.net.kind = cpu.net.kind;
-        assert_eq!(diag, cpu);
+        assert_eq!(cpu.net.kind, shashki_net::NetKind::Diag32);
+        let mut resnet = RunConfig::load(&configs_dir().join("cpu-resnet.toml")).unwrap();
+        assert_eq!(resnet.net.kind, shashki_net::NetKind::Resnet8x8);
+        resnet.net.kind = cpu.net.kind;
+        assert_eq!(resnet, cpu);
     }
 
     #[test]
