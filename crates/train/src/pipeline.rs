@@ -179,8 +179,14 @@ impl GenerationSummary {
             Some(g) => format!(" | gate: {}", g.line),
             None => String::new(),
         };
+        // Alpha-beta self-play makes no network batches.
+        let fill = if s.batch_capacity > 0 {
+            format!(", batch fill {:.0}%", 100.0 * s.mean_batch_fill())
+        } else {
+            String::new()
+        };
         format!(
-            "gen {:>4} | step {:>7} | {} games {:.1}/min, {:.0} pos/s, len {:.0}, W/D/B {:.0}/{:.0}/{:.0}%, batch fill {:.0}% \
+            "gen {:>4} | step {:>7} | {} games {:.1}/min, {:.0} pos/s, len {:.0}, W/D/B {:.0}/{:.0}/{:.0}%{fill} \
              | {} steps, {}, window {} | {:.0}s{}",
             self.generation,
             self.step,
@@ -191,7 +197,6 @@ impl GenerationSummary {
             100.0 * w,
             100.0 * d,
             100.0 * b,
-            100.0 * s.mean_batch_fill(),
             self.steps,
             losses,
             self.window,
