@@ -62,3 +62,54 @@ fn gating_runs_every_generation_and_records_its_verdict() {
     assert_eq!(scores, 2);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn nnue_gating_plays_alpha_beta_matches_and_exports_the_best() {
+    let dir = std::env::temp_dir().join(format!("shashki-cli-nnue-gating-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let smoke = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nnue-smoke.toml");
+    let mut config = RunConfig::load(&smoke).unwrap();
+    config.gating.enabled = true;
+    config.gating.every_generations = 1;
+    config.gating.method = shashki_train::config::GateMethodKind::Fixed;
+    config.gating.games = 2;
+    // Any score passes: every candidate is promoted.
+    config.gating.threshold = 0.0;
+    let config_path = dir.join("gating.toml");
+    std::fs::write(&config_path, config.to_toml()).unwrap();
+    let run_dir = dir.join("run");
+    let output = Command::new(env!("CARGO_BIN_EXE_shashki"))
+        .args(["train", "--plain", "--generations", "2", "--config"])
+        .arg(&config_path)
+        .arg("--run-dir")
+        .arg(&run_dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        stdout.matches("| gate: fixed 2 games").count(),
+        2,
+        "{stdout}"
+    );
+    // Both sides of each gate were exported as model folders and played.
+    let models = run_dir.join("gating").join("models");
+    assert!(std::fs::read_dir(&models).unwrap().count() >= 2);
+    let store = CheckpointStore::<shashki_nnue::NnueCheckpoint>::open_for(
+        RunDir::new(&run_dir).checkpoint_dir(),
+        100,
+    )
+    .unwrap();
+    let promoted = store.promoted().unwrap();
+    assert_eq!(promoted.len(), 3, "step 0 and both candidates");
+    // The promoted net is exported as best-model.
+    let best = store.load_best().unwrap().unwrap().checkpoint;
+    let exported = shashki_nnue::load_quantized(&run_dir.join("best-model")).unwrap();
+    assert_eq!(exported, shashki_nnue::QuantNet::quantize(&best.net));
+    std::fs::remove_dir_all(dir).unwrap();
+}

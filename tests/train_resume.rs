@@ -2,6 +2,7 @@
 //! every chunk and checkpoint written before the kill still loads.
 
 use shashki_net::Checkpoint;
+use shashki_nnue::NnueCheckpoint;
 use shashki_selfplay::{list_chunks, read_chunk};
 use shashki_train::checkpoints::CheckpointStore;
 use shashki_train::{LearnerState, RunDir};
@@ -20,10 +21,14 @@ fn smoke_config() -> PathBuf {
 }
 
 fn train(run_dir: &Path, generations: u64) -> Command {
+    train_with(&smoke_config(), run_dir, generations)
+}
+
+fn train_with(config: &Path, run_dir: &Path, generations: u64) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_shashki"));
     cmd.arg("train")
         .arg("--config")
-        .arg(smoke_config())
+        .arg(config)
         .arg("--run-dir")
         .arg(run_dir)
         .arg("--generations")
@@ -164,5 +169,61 @@ fn a_bad_config_is_a_clear_error() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn nnue_smoke_config() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nnue-smoke.toml")
+}
+
+/// The NNUE run's newest saved counters.
+fn newest_nnue_state(run: &RunDir) -> Option<LearnerState> {
+    let store = CheckpointStore::<NnueCheckpoint>::open_for(run.checkpoint_dir(), 100).ok()?;
+    store.load_latest().ok()??.state
+}
+
+#[test]
+fn killed_nnue_training_resumes_where_it_stopped() {
+    let dir = temp_dir("resume-nnue");
+    let run = RunDir::new(&dir);
+    let nnue_train = |generations: u64| train_with(&nnue_smoke_config(), &dir, generations);
+    let mut child = nnue_train(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while newest_nnue_state(&run).is_none_or(|s| s.generation < 2) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "training made no progress"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "training exited early");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = newest_nnue_state(&run).unwrap();
+
+    let target = before.generation + 2;
+    let output = nnue_train(target).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("resuming from"), "{stderr}");
+    let after = newest_nnue_state(&run).unwrap();
+    assert_eq!(after.generation, target);
+    assert!(after.step > before.step && after.games > before.games);
+    // Every chunk, checkpoint and the exported model still load.
+    for chunk in list_chunks(&run.data_dir()).unwrap() {
+        read_chunk(&chunk).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let store = CheckpointStore::<NnueCheckpoint>::open_for(run.checkpoint_dir(), 100).unwrap();
+    for (_, path) in store.checkpoints().unwrap() {
+        NnueCheckpoint::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    }
+    shashki_nnue::load_quantized(&dir.join("model")).unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(&format!("gen {:>4}", target)), "{stdout}");
+    assert!(stdout.contains("expected-score MSE"), "{stdout}");
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -124,7 +124,7 @@ fn quantized_dtype(name: &str) -> Dtype {
     }
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -153,6 +153,37 @@ fn serialize(tensors: Vec<(String, Dtype, Vec<usize>, Vec<u8>)>) -> Result<Vec<u
     safetensors::serialize(views, Some(metadata)).map_err(|e| e.to_string())
 }
 
+/// The float weights as a safetensors buffer (what `model.safetensors`
+/// holds; training checkpoints embed the same bytes).
+pub(crate) fn float_safetensors(net: &FloatNet) -> Result<Vec<u8>, String> {
+    serialize(
+        net.tensors()
+            .into_iter()
+            .map(|(name, shape, values)| {
+                let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+                (name.to_string(), Dtype::F32, shape, bytes)
+            })
+            .collect(),
+    )
+}
+
+/// Float weights of `arch` from a safetensors buffer (`path` names it in errors).
+pub(crate) fn float_from_safetensors(
+    arch: &Architecture,
+    bytes: &[u8],
+    path: &Path,
+) -> Result<FloatNet, NnueError> {
+    let reader = TensorReader::new(bytes, path.to_path_buf())?;
+    reader.check_names(arch)?;
+    FloatNet::from_tensors(arch, |name, shape| {
+        let raw = reader.raw(name, shape, Dtype::F32)?;
+        Ok(raw
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect())
+    })
+}
+
 fn write(path: &Path, bytes: &[u8]) -> Result<(), NnueError> {
     shashki_rules::atomic::write_atomic(path, bytes).map_err(|e| NnueError::io(path, e))
 }
@@ -162,16 +193,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), NnueError> {
 pub fn save_model(net: &FloatNet, training_step: u64, dir: &Path) -> Result<(), NnueError> {
     net.arch.validate()?;
     std::fs::create_dir_all(dir).map_err(|e| NnueError::io(dir, e))?;
-    let float = serialize(
-        net.tensors()
-            .into_iter()
-            .map(|(name, shape, values)| {
-                let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-                (name.to_string(), Dtype::F32, shape, bytes)
-            })
-            .collect(),
-    )
-    .map_err(|e| NnueError::format(dir.join(FLOAT_FILE), e))?;
+    let float = float_safetensors(net).map_err(|e| NnueError::format(dir.join(FLOAT_FILE), e))?;
     let quant = QuantNet::quantize(net);
     let quant_bytes: [Vec<u8>; 8] = [
         quant
@@ -380,15 +402,7 @@ pub fn load_float(path: &Path) -> Result<(FloatNet, NnueModelJson), NnueError> {
     let dir = model_dir(path);
     let json = read_model_json(&dir)?;
     let bytes = read_checked(&dir, &json, FLOAT_FILE)?;
-    let reader = TensorReader::new(&bytes, dir.join(FLOAT_FILE))?;
-    reader.check_names(&json.architecture)?;
-    let net = FloatNet::from_tensors(&json.architecture, |name, shape| {
-        let raw = reader.raw(name, shape, Dtype::F32)?;
-        Ok(raw
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect())
-    })?;
+    let net = float_from_safetensors(&json.architecture, &bytes, &dir.join(FLOAT_FILE))?;
     Ok((net, json))
 }
 

@@ -12,10 +12,13 @@
 //!   with a lazily updated accumulator stack.
 //! - [`save_model`] / [`load_quantized`] / [`load_float`]: the model folder
 //!   (`model.json` + float and quantized safetensors, checksummed).
+//! - [`NnueCheckpoint`]: a training checkpoint (float weights, step,
+//!   optimiser state) in one checksummed file.
 //! - [`train`]: the same float architecture in burn, for training (the
 //!   only module that uses burn; inference is plain Rust).
 
 pub mod accumulator;
+pub mod checkpoint;
 pub mod error;
 pub mod features;
 pub mod file;
@@ -25,6 +28,7 @@ pub mod simd;
 pub mod train;
 
 pub use accumulator::NnueEval;
+pub use checkpoint::NnueCheckpoint;
 pub use error::NnueError;
 pub use file::{NnueModelJson, load_float, load_quantized, read_model_json, save_model};
 pub use network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};

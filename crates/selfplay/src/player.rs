@@ -203,6 +203,11 @@ impl SelfPlayer {
         self.next_game = index;
     }
 
+    /// Most positions per network call (`[selfplay] batch_size`).
+    pub fn batch_size(&self) -> usize {
+        self.config.batch_size
+    }
+
     /// Number of the next game to start.
     pub fn next_game(&self) -> u64 {
         self.next_game
@@ -420,7 +425,7 @@ impl SelfPlayer {
 
 /// Loads the tables up to `pieces` in `dir`, generating what is missing
 /// (resumable, atomic files), under the games' draw rules.
-fn open_tablebases(
+pub(crate) fn open_tablebases(
     dir: &std::path::Path,
     pieces: u8,
     rules: &DrawRules,
@@ -436,7 +441,7 @@ fn open_tablebases(
 
 /// The exact result of `game` from the tablebases, if its position is in
 /// them (repetition aside: a game over by it has already ended).
-fn tablebase_result(tb: &Tablebases, game: &Game) -> Option<GameResult> {
+pub(crate) fn tablebase_result(tb: &Tablebases, game: &Game) -> Option<GameResult> {
     let probe = tb.probe(game.position(), game.counters())?;
     let side = game.side_to_move();
     Some(match probe.wdl {

@@ -7,9 +7,13 @@
 //! checkpoint on disk always has its state. Loading takes the newest
 //! checkpoint that passes its checks; a truncated or corrupt one is reported
 //! and the one before it used.
+//!
+//! The store holds any [`CheckpointFile`]: the MCTS network's
+//! [`Checkpoint`] (the default) or an NNUE run's [`NnueCheckpoint`].
 
 use crate::state::LearnerState;
 use shashki_net::{Checkpoint, NetError};
+use shashki_nnue::{NnueCheckpoint, NnueError};
 use shashki_selfplay::chunk::write_atomic;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -28,12 +32,49 @@ pub enum StoreError {
     /// The network could not be serialised.
     #[error(transparent)]
     Net(#[from] NetError),
+    /// The NNUE network could not be serialised.
+    #[error(transparent)]
+    Nnue(#[from] NnueError),
+}
+
+/// A checkpoint file the store can hold.
+pub trait CheckpointFile: Sized {
+    /// Training steps behind it (names the file).
+    fn step(&self) -> u64;
+    /// Writes it atomically.
+    fn save(&self, path: &Path) -> Result<(), StoreError>;
+    /// Reads and verifies it; the error names the file.
+    fn load(path: &Path) -> Result<Self, StoreError>;
+}
+
+impl CheckpointFile for Checkpoint {
+    fn step(&self) -> u64 {
+        self.step
+    }
+    fn save(&self, path: &Path) -> Result<(), StoreError> {
+        Ok(Checkpoint::save(self, path)?)
+    }
+    fn load(path: &Path) -> Result<Self, StoreError> {
+        Ok(Checkpoint::load(path)?)
+    }
+}
+
+impl CheckpointFile for NnueCheckpoint {
+    fn step(&self) -> u64 {
+        self.step
+    }
+    fn save(&self, path: &Path) -> Result<(), StoreError> {
+        Ok(NnueCheckpoint::save(self, path)?)
+    }
+    fn load(path: &Path) -> Result<Self, StoreError> {
+        Ok(NnueCheckpoint::load(path)?)
+    }
 }
 
 /// A checkpoint that loaded, with its state.
-pub struct Loaded {
+pub struct Loaded<C = Checkpoint> {
     /// The checkpoint.
-    pub checkpoint: Checkpoint,
+    pub checkpoint: C,
     /// The learner state saved with it (`None` if its state file is missing
     /// or unreadable: the caller starts the counters from the checkpoint's
     /// step).
@@ -65,9 +106,10 @@ pub const UNREADABLE_DIR: &str = "unreadable";
 
 /// The checkpoints of one run.
 #[derive(Clone, Debug)]
-pub struct CheckpointStore {
+pub struct CheckpointStore<C = Checkpoint> {
     dir: PathBuf,
     keep: usize,
+    kind: std::marker::PhantomData<fn() -> C>,
 }
 
 /// File name of the checkpoint at `step`.
@@ -91,10 +133,21 @@ fn step_of(name: &str, prefix: &str) -> Option<u64> {
         .ok()
 }
 
-impl CheckpointStore {
-    /// The store in `dir` (created if missing), keeping the newest `keep`
-    /// regular checkpoints.
+impl CheckpointStore<Checkpoint> {
+    /// The store of MCTS network checkpoints in `dir` (created if missing),
+    /// keeping the newest `keep` regular checkpoints.
     pub fn open(dir: impl Into<PathBuf>, keep: usize) -> Result<CheckpointStore, StoreError> {
+        CheckpointStore::open_for(dir, keep)
+    }
+}
+
+impl<C: CheckpointFile> CheckpointStore<C> {
+    /// The store of checkpoints of type `C` in `dir` (created if missing),
+    /// keeping the newest `keep` regular checkpoints.
+    pub fn open_for(
+        dir: impl Into<PathBuf>,
+        keep: usize,
+    ) -> Result<CheckpointStore<C>, StoreError> {
         let dir = dir.into();
         fs::create_dir_all(&dir).map_err(|error| StoreError::Io {
             path: dir.clone(),
@@ -103,6 +156,7 @@ impl CheckpointStore {
         Ok(CheckpointStore {
             dir,
             keep: keep.max(1),
+            kind: std::marker::PhantomData,
         })
     }
 
@@ -139,12 +193,8 @@ impl CheckpointStore {
 
     /// Saves `checkpoint` with `state`, then deletes regular checkpoints
     /// beyond the newest `keep`. Returns the checkpoint's path.
-    pub fn save(
-        &self,
-        checkpoint: &Checkpoint,
-        state: &LearnerState,
-    ) -> Result<PathBuf, StoreError> {
-        let step = checkpoint.step;
+    pub fn save(&self, checkpoint: &C, state: &LearnerState) -> Result<PathBuf, StoreError> {
+        let step = checkpoint.step();
         let state_path = self.dir.join(state_name(step));
         let json = serde_json::to_vec_pretty(state).expect("learner state serialises");
         write_atomic(&state_path, &json).map_err(|error| StoreError::Io {
@@ -158,8 +208,8 @@ impl CheckpointStore {
     }
 
     /// Copies the checkpoint at `step` to a promoted (never deleted) file.
-    pub fn promote(&self, checkpoint: &Checkpoint) -> Result<PathBuf, StoreError> {
-        let path = self.dir.join(best_name(checkpoint.step));
+    pub fn promote(&self, checkpoint: &C) -> Result<PathBuf, StoreError> {
+        let path = self.dir.join(best_name(checkpoint.step()));
         checkpoint.save(&path)?;
         Ok(path)
     }
@@ -176,12 +226,12 @@ impl CheckpointStore {
 
     /// The newest regular checkpoint that loads, or `None` if there is none.
     /// Newer ones that fail are listed in [`Loaded::skipped`].
-    pub fn load_latest(&self) -> Result<Option<Loaded>, StoreError> {
+    pub fn load_latest(&self) -> Result<Option<Loaded<C>>, StoreError> {
         self.load_newest_of(self.checkpoints()?)
     }
 
     /// The newest promoted checkpoint that loads.
-    pub fn load_best(&self) -> Result<Option<Loaded>, StoreError> {
+    pub fn load_best(&self) -> Result<Option<Loaded<C>>, StoreError> {
         self.load_newest_of(self.promoted()?)
     }
 
@@ -191,7 +241,7 @@ impl CheckpointStore {
             .checkpoints()?
             .into_iter()
             .filter_map(|(_, path)| {
-                Checkpoint::load(&path).err().map(|e| Unreadable {
+                C::load(&path).err().map(|e| Unreadable {
                     path,
                     reason: e.to_string(),
                 })
@@ -249,15 +299,15 @@ impl CheckpointStore {
         Ok(removed)
     }
 
-    fn load_newest_of(&self, list: Vec<(u64, PathBuf)>) -> Result<Option<Loaded>, StoreError> {
+    fn load_newest_of(&self, list: Vec<(u64, PathBuf)>) -> Result<Option<Loaded<C>>, StoreError> {
         let mut skipped = Vec::new();
         for (step, path) in list.into_iter().rev() {
-            match Checkpoint::load(&path) {
+            match C::load(&path) {
                 Ok(checkpoint) => {
                     let state = fs::read(self.dir.join(state_name(step)))
                         .ok()
                         .and_then(|bytes| serde_json::from_slice::<LearnerState>(&bytes).ok())
-                        .filter(|s| s.step == checkpoint.step);
+                        .filter(|s| s.step == checkpoint.step());
                     return Ok(Some(Loaded {
                         checkpoint,
                         state,

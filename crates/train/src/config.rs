@@ -10,6 +10,7 @@
 //! [train]      # optimiser, schedule, replay window, checkpoints
 //! [gating]     # candidate vs best matches (shashki-arena)
 //! [draw_rules] # the official draw rules and self-play adjudication
+//! [nnue]       # NNUE runs (`[run] engine = "nnue"`): net, search, targets
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,8 @@ pub struct RunConfig {
     pub gating: GatingSection,
     /// The draw rules games are judged by.
     pub draw_rules: DrawRules,
+    /// The NNUE family's settings (used when `[run] engine = "nnue"`).
+    pub nnue: NnueSection,
 }
 
 impl Default for RunConfig {
@@ -57,6 +60,67 @@ impl Default for RunConfig {
                 max_plies: Some(DEFAULT_MAX_PLIES),
                 ..DrawRules::default()
             },
+            nnue: NnueSection::default(),
+        }
+    }
+}
+
+/// The engine family a run trains.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineFamily {
+    /// A policy/value network searched by MCTS (`[net]`, `[search]`).
+    #[default]
+    Mcts,
+    /// An efficiently updatable network searched by alpha-beta (`[nnue]`).
+    Nnue,
+}
+
+impl std::fmt::Display for EngineFamily {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EngineFamily::Mcts => "mcts",
+            EngineFamily::Nnue => "nnue",
+        })
+    }
+}
+
+/// `[nnue]`: an NNUE run. Self-play is the alpha-beta engine with the
+/// current network at a fixed depth (or node budget) per move; `[selfplay]`
+/// gives threads (games searched at once), games per generation and chunk,
+/// random opening plies and tablebases; `[train]` the optimiser, batch,
+/// replay window and checkpoints; `[gating]` the SPRT settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NnueSection {
+    /// Accumulator width per perspective (a multiple of 16).
+    pub ft: usize,
+    /// Widths of the two hidden layers (the first a multiple of 32).
+    pub hidden: Vec<usize>,
+    /// Search depth of each self-play move, in plies.
+    pub depth: u32,
+    /// Node budget of each self-play move (0: the depth alone decides).
+    pub nodes: u64,
+    /// Weight of the search score in the target; the game result gets
+    /// `1 - lambda` (Stockfish's trainer: 1.0 trains on scores only).
+    pub lambda: f64,
+    /// Record no sample where a capture is due: the search never
+    /// evaluates such positions statically (quiescence plays the captures).
+    pub skip_captures: bool,
+    /// Search depth per move in gating games.
+    pub gate_depth: u32,
+}
+
+impl Default for NnueSection {
+    fn default() -> Self {
+        NnueSection {
+            ft: 128,
+            hidden: vec![32, 32],
+            depth: 4,
+            nodes: 0,
+            lambda: 0.5,
+            skip_captures: true,
+            gate_depth: 4,
         }
     }
 }
@@ -73,6 +137,8 @@ pub struct RunSection {
     pub generations: u64,
     /// Training steps between two tensorboard points of the losses.
     pub log_every_steps: u64,
+    /// `mcts` (default) or `nnue`: which engine family the run trains.
+    pub engine: EngineFamily,
 }
 
 impl Default for RunSection {
@@ -81,6 +147,7 @@ impl Default for RunSection {
             seed: 1,
             generations: 0,
             log_every_steps: 10,
+            engine: EngineFamily::Mcts,
         }
     }
 }
@@ -296,6 +363,23 @@ impl RunConfig {
         toml::to_string_pretty(self).expect("a run config always serialises")
     }
 
+    /// The NNUE architecture `[nnue]` asks for.
+    pub fn nnue_architecture(&self) -> Result<shashki_nnue::Architecture, String> {
+        let n = &self.nnue;
+        let [h1, h2] = n.hidden[..] else {
+            return Err(format!(
+                "[nnue] hidden: needs two layer widths, got {}",
+                n.hidden.len()
+            ));
+        };
+        let arch = shashki_nnue::Architecture {
+            ft: n.ft,
+            hidden: [h1, h2],
+        };
+        arch.validate().map_err(|e| format!("[nnue] {e}"))?;
+        Ok(arch)
+    }
+
     /// The half-move bound of self-play games.
     pub fn max_plies(&self) -> u32 {
         self.draw_rules.max_plies.unwrap_or(DEFAULT_MAX_PLIES)
@@ -375,6 +459,7 @@ impl RunConfig {
         if g.simulations == 0 {
             return Err("[gating] simulations: must be at least 1".into());
         }
+        self.nnue_architecture()?;
         Ok(())
     }
 }
@@ -459,6 +544,12 @@ pub const KEY_RANGES: &[(&str, f64, f64)] = &[
     ("draw_rules.main_diagonal_plies", 1.0, 1000.0),
     ("draw_rules.few_pieces_plies", 1.0, 1000.0),
     ("draw_rules.max_plies", 1.0, 100_000.0),
+    ("nnue.ft", 16.0, 2048.0),
+    ("nnue.hidden", 1.0, 1024.0),
+    ("nnue.depth", 1.0, 64.0),
+    ("nnue.nodes", 0.0, 1e12),
+    ("nnue.lambda", 0.0, 1.0),
+    ("nnue.gate_depth", 1.0, 64.0),
 ];
 
 /// The largest integer TOML holds.
@@ -538,6 +629,8 @@ mod tests {
             "gpu.toml",
             "cpu-resnet.toml",
             "cpu-diag-wide.toml",
+            "nnue.toml",
+            "nnue-smoke.toml",
         ] {
             let path = configs_dir().join(name);
             let config = RunConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));

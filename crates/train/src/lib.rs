@@ -2,11 +2,15 @@
 //!
 //! The learner of Shashki Zero: a replay window over self-play chunk files,
 //! training with burn, checkpoints, tensorboard logs and the run
-//! configuration.
+//! configuration. One generation loop trains either engine family
+//! ([`family`]): the MCTS policy/value network or the alpha-beta engine's
+//! NNUE ([`nnue_family`]).
 
 pub mod checkpoints;
 pub mod config;
+pub mod family;
 pub mod learner;
+pub mod nnue_family;
 pub mod pipeline;
 pub mod replay;
 pub mod run_dir;

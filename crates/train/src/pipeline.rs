@@ -7,14 +7,20 @@
 //! chunks, the checkpoints with their counters and the tensorboard logs, and
 //! a restart continues from the newest checkpoint that loads.
 
-use crate::checkpoints::{CheckpointStore, Loaded, StoreError, UNREADABLE_DIR, Unreadable};
+use crate::checkpoints::{
+    CheckpointFile, CheckpointStore, Loaded, StoreError, UNREADABLE_DIR, Unreadable,
+};
+use crate::config::EngineFamily;
 use crate::config::{ConfigError, RunConfig};
+use crate::family::{Family, MctsFamily, Trainee, play_round};
 use crate::learner::{Learner, StepReport};
+use crate::nnue_family::NnueFamily;
 use crate::replay::{ReplaySettings, ReplayWindow};
 use crate::run_dir::{RunDir, RunDirError, RunLock};
 use crate::state::LearnerState;
 use crate::tblog::{TbError, TbLogger};
 use shashki_net::{Checkpoint, Device, NetError, NetEvaluator};
+use shashki_nnue::NnueCheckpoint;
 use shashki_selfplay::{ChunkError, ChunkSink, SelfPlayError, SelfPlayStats, SelfPlayer};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,6 +59,12 @@ pub enum RunError {
     /// Gating failed.
     #[error("gating: {0}")]
     Gate(String),
+    /// An NNUE network or model folder.
+    #[error(transparent)]
+    Nnue(#[from] shashki_nnue::NnueError),
+    /// A checkpoint of another architecture than the configuration's.
+    #[error("{0}")]
+    Mismatch(String),
     /// The run directory is locked by another process or unusable.
     #[error(transparent)]
     RunDir(#[from] RunDirError),
@@ -141,8 +153,9 @@ pub struct GenerationSummary {
     pub selfplay: SelfPlayStats,
     /// Steps trained in this generation.
     pub steps: u64,
-    /// Mean losses over those steps (total, policy, value), if any.
-    pub losses: Option<[f32; 3]>,
+    /// Mean losses over those steps, as the family words them (MCTS:
+    /// total, policy, value), if any step ran.
+    pub losses: Option<String>,
     /// Samples in the replay window.
     pub window: usize,
     /// Training samples per second.
@@ -158,16 +171,22 @@ impl GenerationSummary {
     pub fn line(&self) -> String {
         let s = &self.selfplay;
         let [w, d, b] = s.result_shares();
-        let losses = match self.losses {
-            Some([t, p, v]) => format!("loss {t:.3} (policy {p:.3}, value {v:.3})"),
+        let losses = match &self.losses {
+            Some(line) => line.clone(),
             None => "no training (waiting for samples)".into(),
         };
         let gate = match &self.gate {
             Some(g) => format!(" | gate: {}", g.line),
             None => String::new(),
         };
+        // Alpha-beta self-play makes no network batches.
+        let fill = if s.batch_capacity > 0 {
+            format!(", batch fill {:.0}%", 100.0 * s.mean_batch_fill())
+        } else {
+            String::new()
+        };
         format!(
-            "gen {:>4} | step {:>7} | {} games {:.1}/min, {:.0} pos/s, len {:.0}, W/D/B {:.0}/{:.0}/{:.0}%, batch fill {:.0}% \
+            "gen {:>4} | step {:>7} | {} games {:.1}/min, {:.0} pos/s, len {:.0}, W/D/B {:.0}/{:.0}/{:.0}%{fill} \
              | {} steps, {}, window {} | {:.0}s{}",
             self.generation,
             self.step,
@@ -178,7 +197,6 @@ impl GenerationSummary {
             100.0 * w,
             100.0 * d,
             100.0 * b,
-            100.0 * s.mean_batch_fill(),
             self.steps,
             losses,
             self.window,
@@ -240,13 +258,13 @@ pub struct TrainOptions {
 /// or a fresh net saved as step 0 when there is none. Checkpoints that fail
 /// to load are moved aside, never deleted; if there are some and none
 /// loads, this fails unless `restart` asks for a fresh network.
-fn open_learner(
-    config: &RunConfig,
-    store: &CheckpointStore,
-    device: &Device,
+fn open_learner<C: CheckpointFile, L: Trainee<Checkpoint = C>>(
+    store: &CheckpointStore<C>,
     restart: bool,
     observer: &mut dyn Observer,
-) -> Result<(Learner, LearnerState), RunError> {
+    fresh: impl FnOnce() -> Result<L, RunError>,
+    resume: impl FnOnce(&C, &Path) -> Result<L, RunError>,
+) -> Result<(L, LearnerState), RunError> {
     let loaded = store.load_latest()?;
     let unusable = match &loaded {
         Some(l) => l.skipped.clone(),
@@ -273,22 +291,15 @@ fn open_learner(
             path,
             ..
         }) => {
-            if checkpoint.config != config.net {
-                return Err(RunError::Net(NetError::ArchitectureMismatch {
-                    path,
-                    expected: config.net.to_json(),
-                    found: checkpoint.config.to_json(),
-                }));
-            }
-            let learner = Learner::from_checkpoint(&checkpoint, &config.train, device)?;
+            let learner = resume(&checkpoint, &path)?;
             let state = state.unwrap_or_else(|| {
                 observer.message(&format!(
                     "{}: no counters saved with it; continuing from step {}",
                     path.display(),
-                    checkpoint.step
+                    checkpoint.step()
                 ));
                 LearnerState {
-                    step: checkpoint.step,
+                    step: checkpoint.step(),
                     ..LearnerState::default()
                 }
             });
@@ -304,12 +315,7 @@ fn open_learner(
             if !unusable.is_empty() {
                 observer.message("--restart: starting from a fresh network");
             }
-            let learner = Learner::new(
-                &config.net,
-                &config.train,
-                mix(config.run.seed, 0x4E37),
-                device,
-            )?;
+            let learner = fresh()?;
             let state = LearnerState::default();
             let checkpoint = learner.checkpoint()?;
             store.save(&checkpoint, &state)?;
@@ -317,6 +323,40 @@ fn open_learner(
             Ok((learner, state))
         }
     }
+}
+
+/// The MCTS learner of `config`: resumed from a checkpoint (whose
+/// architecture must be `[net]`'s) or fresh.
+fn open_mcts_learner(
+    config: &RunConfig,
+    store: &CheckpointStore,
+    device: &Device,
+    restart: bool,
+    observer: &mut dyn Observer,
+) -> Result<(Learner, LearnerState), RunError> {
+    open_learner(
+        store,
+        restart,
+        observer,
+        || {
+            Ok(Learner::new(
+                &config.net,
+                &config.train,
+                mix(config.run.seed, 0x4E37),
+                device,
+            )?)
+        },
+        |checkpoint, path| {
+            if checkpoint.config != config.net {
+                return Err(RunError::Net(NetError::ArchitectureMismatch {
+                    path: path.to_path_buf(),
+                    expected: config.net.to_json(),
+                    found: checkpoint.config.to_json(),
+                }));
+            }
+            Ok(Learner::from_checkpoint(checkpoint, &config.train, device)?)
+        },
+    )
 }
 
 /// Takes the run's lock, then removes what killed processes left behind
@@ -333,7 +373,10 @@ fn claim_run_dir(run: &RunDir, observer: &mut dyn Observer) -> Result<RunLock, R
 }
 
 /// Removes state files whose checkpoint is gone.
-fn tidy_checkpoints(store: &CheckpointStore, observer: &mut dyn Observer) -> Result<(), RunError> {
+fn tidy_checkpoints<C: CheckpointFile>(
+    store: &CheckpointStore<C>,
+    observer: &mut dyn Observer,
+) -> Result<(), RunError> {
     let orphans = store.remove_orphan_states()?;
     if orphans > 0 {
         observer.message(&format!(
@@ -351,11 +394,12 @@ fn replay_settings(config: &RunConfig) -> ReplaySettings {
     }
 }
 
-/// Runs `shashki train`: generations until the configured count.
+/// Runs `shashki train`: generations until the configured count, for the
+/// engine family `[run] engine` names.
 pub fn train(
     options: TrainOptions,
     observer: &mut dyn Observer,
-    mut gatekeeper: Option<&mut dyn Gatekeeper>,
+    gatekeeper: Option<&mut dyn Gatekeeper>,
 ) -> Result<RunSummary, RunError> {
     let run = RunDir::new(&options.run_dir);
     let _lock = claim_run_dir(&run, observer)?;
@@ -366,27 +410,68 @@ pub fn train(
     if let Some(g) = options.generations {
         config.run.generations = g;
     }
-    let stop = &options.stop;
     let session = run.begin_session().map_err(|error| RunError::Io {
         path: run.root().join("run.json"),
         error,
     })?;
-    let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
+    let seed = mix(config.run.seed, session);
+    match config.run.engine {
+        EngineFamily::Mcts => {
+            let mut player = SelfPlayer::new(
+                config.selfplay.clone(),
+                config.search.clone(),
+                shashki_rules::DrawRules {
+                    max_plies: Some(config.max_plies()),
+                    ..config.draw_rules
+                },
+                seed,
+            )?;
+            player.set_stop(Arc::clone(&options.stop));
+            let family = MctsFamily {
+                player,
+                device: options.device.clone(),
+            };
+            let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
+            run_generations(family, store, &run, config, &options, observer, gatekeeper)
+        }
+        EngineFamily::Nnue => {
+            let family = NnueFamily::new(
+                &config,
+                seed,
+                options.device.clone(),
+                Arc::clone(&options.stop),
+            )?;
+            let store = CheckpointStore::<NnueCheckpoint>::open_for(
+                run.checkpoint_dir(),
+                config.train.keep_checkpoints,
+            )?;
+            run_generations(family, store, &run, config, &options, observer, gatekeeper)
+        }
+    }
+}
+
+/// The generation loop, whatever the engine family: self-play -> training
+/// -> checkpoint -> gate -> repeat.
+fn run_generations<F: Family>(
+    mut family: F,
+    store: CheckpointStore<F::Checkpoint>,
+    run: &RunDir,
+    config: RunConfig,
+    options: &TrainOptions,
+    observer: &mut dyn Observer,
+    mut gatekeeper: Option<&mut dyn Gatekeeper>,
+) -> Result<RunSummary, RunError> {
+    let stop = &options.stop;
     tidy_checkpoints(&store, observer)?;
-    let (mut learner, mut state) =
-        open_learner(&config, &store, &options.device, options.restart, observer)?;
+    let (mut learner, mut state) = open_learner(
+        &store,
+        options.restart,
+        observer,
+        || family.fresh(&config),
+        |checkpoint, path| family.resume(&config, checkpoint, path),
+    )?;
     let mut tb = TbLogger::open(run.tensorboard_dir())?;
     let mut replay = ReplayWindow::new(run.data_dir(), replay_settings(&config), state.replay);
-    let mut player = SelfPlayer::new(
-        config.selfplay.clone(),
-        config.search.clone(),
-        shashki_rules::DrawRules {
-            max_plies: Some(config.max_plies()),
-            ..config.draw_rules
-        },
-        mix(config.run.seed, session),
-    )?;
-    player.set_stop(Arc::clone(stop));
     let mut sink = ChunkSink::new(run.data_dir(), config.selfplay.games_per_chunk)?;
     if config.gating.enabled && gatekeeper.is_none() {
         observer.message("gating is enabled in the config but not available in this build; every new net is used at once");
@@ -409,17 +494,10 @@ pub fn train(
         let games = config.selfplay.games_per_generation;
         observer.selfplay_started(generation, games);
         let gating = config.gating.enabled && gatekeeper.is_some();
-        let evaluator = if gating && state.best_step != learner.step() {
-            let best = store.load_best()?.map(|l| l.checkpoint);
-            match best {
-                Some(ckpt) => NetEvaluator::new(
-                    ckpt.inference_net(&options.device)?,
-                    config.selfplay.batch_size,
-                ),
-                None => learner.evaluator(&options.device, config.selfplay.batch_size)?,
-            }
+        let best = if gating && state.best_step != learner.step() {
+            store.load_best()?.map(|l| l.checkpoint)
         } else {
-            learner.evaluator(&options.device, config.selfplay.batch_size)?
+            None
         };
         sink.set_net_step(if gating {
             state.best_step
@@ -428,8 +506,8 @@ pub fn train(
         });
         // The last generation leaves no game unfinished.
         let last = config.run.generations > 0 && generation == config.run.generations;
-        let stats = play_round(&mut player, &evaluator, games, last, &mut sink, observer)?;
-        drop(evaluator);
+        let stats = family.play(&learner, best.as_ref(), games, last, &mut sink, observer)?;
+        drop(best);
         state.games += stats.games;
         state.samples += stats.samples;
         if stop.load(Ordering::SeqCst) {
@@ -515,6 +593,7 @@ pub fn train(
         state.replay = replay.state();
         let checkpoint = learner.checkpoint()?;
         last_checkpoint = store.save(&checkpoint, &state)?;
+        family.saved(&checkpoint, run, false)?;
 
         // Gating.
         let mut verdict = None;
@@ -539,6 +618,7 @@ pub fn train(
                 state.best_step = state.step;
                 state.best_elo += v.elo;
                 store.save(&checkpoint, &state)?;
+                family.saved(&checkpoint, run, true)?;
             }
             tb_log(
                 &mut tb,
@@ -567,7 +647,7 @@ pub fn train(
             step: state.step,
             selfplay: stats,
             steps,
-            losses: (steps > 0).then(|| sums.map(|s| (s / steps as f64) as f32)),
+            losses: (steps > 0).then(|| family.loss_line(sums.map(|s| (s / steps as f64) as f32))),
             window: replay.len(),
             train_samples_per_second: train_rate,
             gate: verdict,
@@ -584,40 +664,6 @@ pub fn train(
         checkpoint: last_checkpoint,
         stopped,
     })
-}
-
-/// Plays one round of `games` self-play games, writing each game to `sink`
-/// as it ends; a `last` round drains the games in flight instead of starting
-/// new ones beyond `games`.
-fn play_round(
-    player: &mut SelfPlayer,
-    evaluator: &NetEvaluator,
-    games: usize,
-    last: bool,
-    sink: &mut ChunkSink,
-    observer: &mut dyn Observer,
-) -> Result<SelfPlayStats, RunError> {
-    let mut write_error = None;
-    let mut done = 0;
-    let on_game = |game: shashki_selfplay::FinishedGame| {
-        done += 1;
-        observer.selfplay_progress(done, games);
-        if let Err(e) = sink.push(&game)
-            && write_error.is_none()
-        {
-            write_error = Some(e);
-        }
-    };
-    let stats = if last {
-        player.play_last(evaluator, games, on_game)?
-    } else {
-        player.play(evaluator, games, on_game)?
-    };
-    if let Some(e) = write_error {
-        return Err(e.into());
-    }
-    sink.flush()?;
-    Ok(stats)
 }
 
 /// Logs scalars; a tensorboard failure is reported once and logging stops,
@@ -682,6 +728,17 @@ fn log_selfplay(tb: &mut TbLogger, s: &SelfPlayStats, step: u64, observer: &mut 
     );
 }
 
+/// The split halves (`selfplay`, `learn`) run MCTS configurations only;
+/// an NNUE run trains with `shashki train`.
+fn mcts_only(config: &RunConfig, command: &str) -> Result<(), RunError> {
+    match config.run.engine {
+        EngineFamily::Mcts => Ok(()),
+        EngineFamily::Nnue => Err(RunError::Mismatch(format!(
+            "{command} runs MCTS configurations only; train an NNUE run (`[run] engine = \"nnue\"`) with `shashki train`"
+        ))),
+    }
+}
+
 /// Options of `shashki selfplay`.
 pub struct SelfPlayOptions {
     /// The configuration.
@@ -736,6 +793,7 @@ pub fn selfplay(
     observer: &mut dyn Observer,
 ) -> Result<SelfPlayStats, RunError> {
     let config = &options.config;
+    mcts_only(config, "shashki selfplay")?;
     let mut player = SelfPlayer::new(
         config.selfplay.clone(),
         config.search.clone(),
@@ -826,10 +884,11 @@ pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSu
     if let Some(note) = note {
         observer.message(&note);
     }
+    mcts_only(&config, "shashki learn")?;
     let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
     tidy_checkpoints(&store, observer)?;
     let (mut learner, mut state) =
-        open_learner(&config, &store, &options.device, options.restart, observer)?;
+        open_mcts_learner(&config, &store, &options.device, options.restart, observer)?;
     let stop = &options.stop;
     let mut tb = TbLogger::open(run.tensorboard_dir())?;
     let mut replay = ReplayWindow::new(&options.data, replay_settings(&config), state.replay);

@@ -7,10 +7,12 @@
 use crate::signals::stop_on_signals;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use shashki_arena::{EloModel, GateConfig, GateMethod, MctsSettings, PlayerFactory};
+use shashki_arena::{
+    EloModel, GateConfig, GateMethod, MctsSettings, PlayerFactory, PlayerKind, PlayerSpec,
+};
 use shashki_net::device_from_name;
-use shashki_search::Algorithm;
-use shashki_train::config::{GateMethodKind, GatingSection};
+use shashki_search::{Algorithm, SearchLimits};
+use shashki_train::config::{EngineFamily, GateMethodKind, GatingSection};
 use shashki_train::pipeline::mix;
 use shashki_train::{
     GateVerdict, Gatekeeper, GenerationSummary, Observer, RunConfig, RunSummary, StepReport,
@@ -247,6 +249,31 @@ struct ArenaGate {
 }
 
 impl ArenaGate {
+    /// An NNUE gating player: the checkpoint exported (quantized) to a
+    /// model folder under the gating directory, searched by alpha-beta at
+    /// `[nnue] gate_depth`.
+    fn nnue_player(&self, path: &Path, depth: u32) -> Result<PlayerFactory, String> {
+        let checkpoint = shashki_nnue::NnueCheckpoint::load(path).map_err(|e| e.to_string())?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| format!("step-{}", checkpoint.step));
+        let dir = self.pdn_dir.join("models").join(&name);
+        shashki_nnue::save_model(&checkpoint.net, checkpoint.step, &dir)
+            .map_err(|e| e.to_string())?;
+        let spec = PlayerSpec {
+            name,
+            kind: PlayerKind::Nnue {
+                path: dir,
+                limits: SearchLimits {
+                    depth: Some(depth),
+                    ..SearchLimits::default()
+                },
+            },
+        };
+        PlayerFactory::new(spec).map_err(|e| e.to_string())
+    }
+
     fn player(
         &self,
         path: &Path,
@@ -300,8 +327,16 @@ impl Gatekeeper for ArenaGate {
             seed: mix(run.run.seed, self.gates),
         };
         let batch = run.selfplay.batch_size;
-        let candidate_player = self.player(candidate, g, run.search.algorithm, batch)?;
-        let best_player = self.player(best, g, run.search.algorithm, batch)?;
+        let (candidate_player, best_player) = match run.run.engine {
+            EngineFamily::Mcts => (
+                self.player(candidate, g, run.search.algorithm, batch)?,
+                self.player(best, g, run.search.algorithm, batch)?,
+            ),
+            EngineFamily::Nnue => (
+                self.nnue_player(candidate, run.nnue.gate_depth)?,
+                self.nnue_player(best, run.nnue.gate_depth)?,
+            ),
+        };
         let outcome = shashki_arena::gate(&candidate_player, &best_player, &config, log)?;
         let pdn = self.pdn_dir.join(format!(
             "{}-vs-{}.pdn",
@@ -339,14 +374,21 @@ pub fn run(args: Args) -> Result<()> {
     let device = device_from_name(&args.run.device)?;
     let stop = stop_on_signals()?;
     let mut progress = Progress::new(&args.run);
+    let net = match config.run.engine {
+        EngineFamily::Mcts => format!(
+            "net {} {}x{}",
+            config.net.kind, config.net.blocks, config.net.channels
+        ),
+        EngineFamily::Nnue => format!(
+            "nnue {}x{:?}, alpha-beta self-play at depth {}",
+            config.nnue.ft, config.nnue.hidden, config.nnue.depth
+        ),
+    };
     progress.line(&format!(
-        "shashki train: run {} | config {} | device {} | net {} {}x{} | {} games/gen, {} steps/gen",
+        "shashki train: run {} | config {} | device {} | {net} | {} games/gen, {} steps/gen",
         args.run_dir.display(),
         args.config.display(),
         args.run.device,
-        config.net.kind,
-        config.net.blocks,
-        config.net.channels,
         config.selfplay.games_per_generation,
         config.train.steps_per_generation
     ));

@@ -1,0 +1,235 @@
+//! The NNUE family of `shashki train` (`[run] engine = "nnue"`): self-play
+//! by the alpha-beta engine with the current network (quantized, as the
+//! engine runs it), learning on the float network in burn, a checkpoint per
+//! generation and the quantized model folder exported beside it.
+//!
+//! Target of a sample (Stockfish's trainer): the expected score
+//! `lambda * score + (1 - lambda) * result`, where `score` is the search's
+//! expected score (`W + D/2` of the sample's root W/D/L, which alpha-beta
+//! self-play fills from its score) and `result` is 1, 1/2 or 0 for a won,
+//! drawn or lost game; the loss is the mean squared error of
+//! `sigmoid(output)` against it.
+
+use crate::checkpoints::CheckpointFile;
+use crate::config::{RunConfig, TrainSection};
+use crate::family::{Family, GameWriter, Trainee};
+use crate::learner::{StepReport, build_optimizer};
+use crate::pipeline::{Observer, RunError, mix};
+use crate::run_dir::RunDir;
+use burn::optim::ModuleOptimizer;
+use shashki_net::{Device, optimizer_from_bytes, optimizer_to_bytes};
+use shashki_nnue::train::{NnueBatch, NnueModel, train_step};
+use shashki_nnue::{Architecture, FloatNet, NnueCheckpoint, NnueEval, QuantNet, save_model};
+use shashki_selfplay::{AbSelfPlayLimits, AbSelfPlayer, ChunkSink, Sample, SelfPlayStats};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Folder (in the run directory) of the newest network as a model folder:
+/// `shashki analyse --engine nnue:runs/<name>/model` plays it.
+pub const MODEL_DIR: &str = "model";
+/// Folder of the newest promoted network (gating runs).
+pub const BEST_MODEL_DIR: &str = "best-model";
+
+/// The training target of `sample` (expected score of the side to move).
+pub fn target(sample: &Sample, lambda: f32) -> f32 {
+    let [w, d, _] = sample.root_wdl;
+    let score = (w + 0.5 * d).clamp(0.0, 1.0);
+    let result = (sample.result as f32 + 1.0) / 2.0;
+    lambda * score + (1.0 - lambda) * result
+}
+
+/// The NNUE float network in burn, its optimiser and step.
+pub struct NnueLearner {
+    arch: Architecture,
+    train: TrainSection,
+    lambda: f32,
+    device: Device,
+    model: Option<NnueModel>,
+    optimizer: Option<ModuleOptimizer>,
+    step: u64,
+}
+
+impl NnueLearner {
+    /// A learner starting from `net` at `step` (with a saved optimiser state
+    /// if given) on `device` (autodiff is enabled here).
+    pub fn new(
+        net: &FloatNet,
+        step: u64,
+        optimizer: Option<&[u8]>,
+        config: &RunConfig,
+        device: &Device,
+    ) -> Result<NnueLearner, RunError> {
+        let device = device.clone().autodiff();
+        let mut opt = build_optimizer(&config.train);
+        if let Some(bytes) = optimizer {
+            opt = optimizer_from_bytes(opt, bytes)?;
+        }
+        Ok(NnueLearner {
+            arch: net.arch.clone(),
+            train: config.train.clone(),
+            lambda: config.nnue.lambda as f32,
+            model: Some(NnueModel::from_float(net, &device)),
+            device,
+            optimizer: Some(opt),
+            step,
+        })
+    }
+
+    /// The current float weights.
+    pub fn float_net(&self) -> FloatNet {
+        self.model
+            .as_ref()
+            .expect("the learner holds its model between steps")
+            .to_float(&self.arch)
+    }
+}
+
+impl Trainee for NnueLearner {
+    type Checkpoint = NnueCheckpoint;
+
+    fn step(&self) -> u64 {
+        self.step
+    }
+
+    fn train_on(&mut self, samples: &[Sample]) -> Result<StepReport, RunError> {
+        let positions: Vec<_> = samples.iter().map(|s| s.position).collect();
+        let targets: Vec<f32> = samples.iter().map(|s| target(s, self.lambda)).collect();
+        let batch = NnueBatch::new(&positions, &targets, &self.device);
+        let learning_rate = self.train.learning_rate_at(self.step);
+        let model = self.model.take().expect("model present");
+        let optimizer = self.optimizer.as_mut().expect("optimizer present");
+        let (model, loss) = train_step(model, optimizer, &batch, learning_rate);
+        self.model = Some(model);
+        self.step += 1;
+        Ok(StepReport {
+            step: self.step,
+            learning_rate,
+            total: loss,
+            policy: 0.0,
+            value: loss,
+            plies_left: None,
+            full_search_share: 1.0,
+        })
+    }
+
+    fn checkpoint(&self) -> Result<NnueCheckpoint, RunError> {
+        let optimizer = optimizer_to_bytes(self.optimizer.as_ref().expect("optimizer present"))?;
+        Ok(NnueCheckpoint {
+            net: self.float_net(),
+            step: self.step,
+            optimizer: Some(optimizer),
+        })
+    }
+}
+
+/// The NNUE family: alpha-beta self-play, the burn learner above.
+pub struct NnueFamily {
+    player: AbSelfPlayer,
+    device: Device,
+}
+
+impl NnueFamily {
+    /// Self-play from `config` with games seeded by `seed`, stopping when
+    /// `stop` is set.
+    pub fn new(
+        config: &RunConfig,
+        seed: u64,
+        device: Device,
+        stop: Arc<AtomicBool>,
+    ) -> Result<NnueFamily, RunError> {
+        let limits = AbSelfPlayLimits {
+            depth: config.nnue.depth,
+            nodes: config.nnue.nodes,
+            skip_captures: config.nnue.skip_captures,
+        };
+        let rules = shashki_rules::DrawRules {
+            max_plies: Some(config.max_plies()),
+            ..config.draw_rules
+        };
+        let mut player = AbSelfPlayer::new(config.selfplay.clone(), limits, rules, seed)?;
+        player.set_stop(stop);
+        Ok(NnueFamily { player, device })
+    }
+}
+
+fn architecture(config: &RunConfig) -> Result<Architecture, RunError> {
+    config.nnue_architecture().map_err(|message| {
+        RunError::Config(crate::ConfigError::Invalid {
+            path: PathBuf::from("config.toml"),
+            message,
+        })
+    })
+}
+
+impl Family for NnueFamily {
+    type Checkpoint = NnueCheckpoint;
+    type Learner = NnueLearner;
+
+    fn fresh(&self, config: &RunConfig) -> Result<NnueLearner, RunError> {
+        let arch = architecture(config)?;
+        let net = FloatNet::random(&arch, mix(config.run.seed, 0x4E37))?;
+        NnueLearner::new(&net, 0, None, config, &self.device)
+    }
+
+    fn resume(
+        &self,
+        config: &RunConfig,
+        checkpoint: &NnueCheckpoint,
+        path: &Path,
+    ) -> Result<NnueLearner, RunError> {
+        let arch = architecture(config)?;
+        if checkpoint.net.arch != arch {
+            return Err(RunError::Mismatch(format!(
+                "{}: the checkpoint's NNUE architecture {:?} is not [nnue]'s {:?}",
+                path.display(),
+                checkpoint.net.arch,
+                arch
+            )));
+        }
+        NnueLearner::new(
+            &checkpoint.net,
+            checkpoint.step(),
+            checkpoint.optimizer.as_deref(),
+            config,
+            &self.device,
+        )
+    }
+
+    fn play(
+        &mut self,
+        learner: &NnueLearner,
+        best: Option<&NnueCheckpoint>,
+        games: usize,
+        _last: bool,
+        sink: &mut ChunkSink,
+        observer: &mut dyn Observer,
+    ) -> Result<SelfPlayStats, RunError> {
+        let net = match best {
+            Some(ckpt) => QuantNet::quantize(&ckpt.net),
+            None => QuantNet::quantize(&learner.float_net()),
+        };
+        let eval = NnueEval::new(Arc::new(net), "nnue self-play");
+        let mut writer = GameWriter::new(sink, observer, games);
+        let stats = self.player.play(&eval, games, |g| writer.push(g))?;
+        writer.finish()?;
+        Ok(stats)
+    }
+
+    fn saved(
+        &mut self,
+        checkpoint: &NnueCheckpoint,
+        run: &RunDir,
+        promoted: bool,
+    ) -> Result<(), RunError> {
+        let dir = run
+            .root()
+            .join(if promoted { BEST_MODEL_DIR } else { MODEL_DIR });
+        save_model(&checkpoint.net, checkpoint.step, &dir)?;
+        Ok(())
+    }
+
+    fn loss_line(&self, losses: [f32; 3]) -> String {
+        format!("loss {:.4} (expected-score MSE)", losses[0])
+    }
+}

@@ -1,0 +1,117 @@
+//! The NNUE family end to end (configs/nnue-smoke.toml): alpha-beta
+//! self-play into chunks, Adam steps on the float net, checkpoints with
+//! optimiser state, the quantized model folder, tensorboard, a resumed
+//! generation, and the same games again from the same seed.
+
+mod common;
+
+use shashki_nnue::{NnueCheckpoint, QuantNet, load_quantized};
+use shashki_selfplay::{Sample, list_chunks, read_chunk};
+use shashki_train::checkpoints::CheckpointStore;
+use shashki_train::nnue_family::{MODEL_DIR, target};
+use shashki_train::tblog::{event_files, read_scalars};
+use shashki_train::{RunConfig, RunDir, RunSummary, Silent, TrainOptions, train};
+use std::path::{Path, PathBuf};
+
+fn nnue_smoke_config() -> RunConfig {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nnue-smoke.toml");
+    RunConfig::load(&path).unwrap()
+}
+
+fn run(dir: &Path, generations: u64) -> RunSummary {
+    train(
+        TrainOptions {
+            config: nnue_smoke_config(),
+            run_dir: dir.to_path_buf(),
+            device: shashki_net::device_from_name("cpu").unwrap(),
+            generations: Some(generations),
+            restart: false,
+            stop: Default::default(),
+        },
+        &mut Silent,
+        None,
+    )
+    .unwrap()
+}
+
+fn all_samples(dir: &PathBuf) -> Vec<Sample> {
+    list_chunks(&RunDir::new(dir).data_dir())
+        .unwrap()
+        .iter()
+        .flat_map(|c| read_chunk(c).unwrap().samples().unwrap())
+        .collect()
+}
+
+#[test]
+fn nnue_config_trains_checkpoints_exports_and_resumes() {
+    let dir = common::temp_dir("nnue-smoke");
+    let steps = nnue_smoke_config().train.steps_per_generation;
+    let summary = run(&dir, 2);
+    assert_eq!(summary.state.generation, 2);
+    assert_eq!(summary.state.step, 2 * steps);
+    assert_eq!(summary.state.games, 8);
+
+    let samples = all_samples(&dir);
+    assert_eq!(samples.len() as u64, summary.state.samples);
+    for s in &samples {
+        // Alpha-beta scores stored as W/D/L with D = 0; no capture positions.
+        assert_eq!(s.root_wdl[1], 0.0);
+        assert!(!s.position.legal_moves().iter().any(|m| m.is_capture()));
+        let t = target(s, 0.5);
+        assert!((0.0..=1.0).contains(&t));
+    }
+
+    let run_dir = RunDir::new(&dir);
+    let store = CheckpointStore::<NnueCheckpoint>::open_for(run_dir.checkpoint_dir(), 10).unwrap();
+    let latest = store.load_latest().unwrap().expect("a checkpoint");
+    assert_eq!(latest.checkpoint.step, 2 * steps);
+    assert_eq!(latest.state.as_ref().unwrap().generation, 2);
+    assert!(
+        latest.checkpoint.optimizer.is_some(),
+        "optimizer state saved"
+    );
+    // The exported model folder is the newest network, quantized.
+    let model = load_quantized(&dir.join(MODEL_DIR)).unwrap();
+    assert_eq!(model, QuantNet::quantize(&latest.checkpoint.net));
+    // Training moved the weights away from the initial network.
+    let first = store.load_best().unwrap().expect("step 0 is promoted");
+    assert_eq!(first.checkpoint.step, 0);
+    assert_ne!(first.checkpoint.net, latest.checkpoint.net);
+
+    let files = event_files(&run_dir.tensorboard_dir()).unwrap();
+    let scalars = read_scalars(&files[0]).unwrap();
+    for tag in ["loss/total", "selfplay/games_per_second", "selfplay/draws"] {
+        assert!(scalars.iter().any(|s| s.tag == tag), "missing {tag}");
+    }
+
+    // Resuming continues the counters and the optimiser.
+    let resumed = run(&dir, 3);
+    assert_eq!(resumed.state.generation, 3);
+    assert_eq!(resumed.state.step, 3 * steps);
+    assert_eq!(resumed.state.games, 12);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_same_seed_plays_the_same_games() {
+    let a = common::temp_dir("nnue-seed-a");
+    let b = common::temp_dir("nnue-seed-b");
+    run(&a, 1);
+    run(&b, 1);
+    let (x, y) = (all_samples(&a), all_samples(&b));
+    assert!(!x.is_empty());
+    assert_eq!(x, y);
+    let ckpt = |dir: &PathBuf| {
+        CheckpointStore::<NnueCheckpoint>::open_for(RunDir::new(dir).checkpoint_dir(), 10)
+            .unwrap()
+            .load_latest()
+            .unwrap()
+            .unwrap()
+            .checkpoint
+    };
+    let (ca, cb) = (ckpt(&a), ckpt(&b));
+    assert_eq!(ca.step, cb.step);
+    assert!(ca.net == cb.net, "the same batches train the same weights");
+    std::fs::remove_dir_all(a).unwrap();
+    std::fs::remove_dir_all(b).unwrap();
+}
