@@ -14,6 +14,10 @@ pub use shashki_tablebase::{Probe, Tablebases, Wdl as TbWdl};
 use std::path::Path;
 use std::sync::Arc;
 
+/// The most pieces `--tablebase DIR` loads: every table the folder holds
+/// (the generator makes up to 5 pieces under the official rules).
+pub const MAX_TABLEBASE_PIECES: u8 = 5;
+
 /// Probes the current position of `game` under its draw counters; `None`
 /// when it is not in the loaded tables (too many pieces, a missing or
 /// damaged table, a side without pieces: the arbiter has ended that game).

@@ -377,7 +377,7 @@ pub fn train(
         open_learner(&config, &store, &options.device, options.restart, observer)?;
     let mut tb = TbLogger::open(run.tensorboard_dir())?;
     let mut replay = ReplayWindow::new(run.data_dir(), replay_settings(&config), state.replay);
-    let mut player = SelfPlayer::new(
+    let mut player = SelfPlayer::with_progress(
         config.selfplay.clone(),
         config.search.clone(),
         shashki_rules::DrawRules {
@@ -385,6 +385,7 @@ pub fn train(
             ..config.draw_rules
         },
         mix(config.run.seed, session),
+        &mut |line| observer.message(line),
     )?;
     player.set_stop(Arc::clone(stop));
     let mut sink = ChunkSink::new(run.data_dir(), config.selfplay.games_per_chunk)?;
@@ -736,7 +737,7 @@ pub fn selfplay(
     observer: &mut dyn Observer,
 ) -> Result<SelfPlayStats, RunError> {
     let config = &options.config;
-    let mut player = SelfPlayer::new(
+    let mut player = SelfPlayer::with_progress(
         config.selfplay.clone(),
         config.search.clone(),
         shashki_rules::DrawRules {
@@ -744,6 +745,7 @@ pub fn selfplay(
             ..config.draw_rules
         },
         options.seed,
+        &mut |line| observer.message(line),
     )?;
     player.set_stop(Arc::clone(&options.stop));
     let mut sink = ChunkSink::new(&options.out, config.selfplay.games_per_chunk)?;
