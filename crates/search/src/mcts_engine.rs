@@ -117,12 +117,12 @@ impl<E: Evaluator> MctsEngine<E> {
         )?;
         let result = search.finish(&mut self.rng)?;
         let mut report = final_report(&result, start);
-        // A root in the tables: their own verdict and distance.
-        if let Some(probe) = search
-            .tablebases()
-            .and_then(|tb| tablebase::probe(tb, search.game()))
-        {
-            report.score = tablebase::score_of(&probe);
+        if let Some(tb) = search.tablebases() {
+            // A root in the tables: their own verdict and distance.
+            if let Some(probe) = tablebase::probe(tb, search.game()) {
+                report.score = tablebase::score_of(&probe);
+            }
+            tablebase::extend_line(tb, search.game(), &mut report.pv);
         }
         Ok(report)
     }

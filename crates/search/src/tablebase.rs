@@ -46,6 +46,38 @@ pub fn distance(probe: &Probe, last_move: Option<&Move>) -> u32 {
     }
 }
 
+/// Longest line [`extend_line`] adds.
+pub const MAX_LINE_PLIES: usize = 40;
+
+/// Lengthens a principal variation `line` from `game` through the tables:
+/// once the line stands in them, the tables' best move follows (the
+/// winner's fastest, the loser's slowest; the first in generator order),
+/// until the game ends, the tables no longer cover it or say draw, or
+/// [`MAX_LINE_PLIES`] are added. The searches stop at tablebase nodes, so
+/// without this a line would end where the tables begin.
+pub fn extend_line(tb: &Tablebases, game: &Game, line: &mut Vec<Move>) {
+    let mut game = game.clone();
+    for mv in line.iter() {
+        game.play(mv);
+    }
+    for _ in 0..MAX_LINE_PLIES {
+        if game.outcome().is_some() {
+            break;
+        }
+        let Some((probe, moves)) = tb.best_moves(game.position(), game.counters()) else {
+            break;
+        };
+        if probe.wdl == TbWdl::Draw {
+            break; // any drawing move would do: no line to show
+        }
+        let Some(&mv) = moves.first() else {
+            break;
+        };
+        game.play(&mv);
+        line.push(mv);
+    }
+}
+
 /// A probe as a report score: `tb win N`, `tb loss N` (N the DTZ) or
 /// `tb draw`.
 pub fn score_of(probe: &Probe) -> Score {

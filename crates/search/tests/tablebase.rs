@@ -142,6 +142,10 @@ fn alpha_beta_scores_tablebase_positions_exactly() {
         }
         let mv = result.best_move.unwrap();
         assert!(best.contains(&mv), "{fen}: {mv} not among {best:?}");
+        // The line goes on through the tables at least to the conversion.
+        if wdl != TbWdl::Draw {
+            assert!(result.pv.len() >= dtz as usize, "{fen}: {:?}", result.pv);
+        }
         // Switched off: an evaluation, never a tablebase score.
         let plain = AlphaBeta::new(AbConfig::default()).search(&game, &SearchLimits::depth(2));
         assert!(

@@ -285,6 +285,9 @@ impl AlphaBeta {
         });
         result.nodes = nodes.load(Ordering::Relaxed);
         result.elapsed = start.elapsed();
+        if let Some(tb) = shared.tablebases {
+            tablebase::extend_line(tb, game, &mut result.pv);
+        }
         result
     }
 }
