@@ -126,3 +126,51 @@ fn play_ends_with_the_arbiters_verdict() {
     assert!(out.contains("engine plays a1-b2"), "{out}");
     assert!(out.contains("game over: 2-0"), "{out}");
 }
+
+#[test]
+fn analyse_with_tablebases_reports_their_verdict_and_refuses_a_bad_folder() {
+    let dir = std::env::temp_dir().join(format!("shashki-analyse-tb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_text = dir.to_str().unwrap();
+    let (ok, _, err) = shashki(&["tb", "generate", "--pieces", "3", "--out", dir_text], "");
+    assert!(ok, "{err}");
+    // Two kings against a man: the tables say win, 3 half-moves to the
+    // capture; both engines report that, not a mate.
+    let fen = "W:WKa1,Kc3:Bh4";
+    for engine in [
+        &["--depth", "6"][..],
+        &["--engine", "mcts", "--threads", "1"][..],
+    ] {
+        let mut args = vec!["analyse", "--fen", fen, "--tablebase", dir_text];
+        args.extend_from_slice(engine);
+        let (ok, out, err) = shashki(&args, "");
+        assert!(ok, "{err}");
+        assert_eq!(field(&out, "score (White's view): "), "tb win 3", "{out}");
+        assert_eq!(field(&out, "best move: "), "c3-e5", "{out}");
+    }
+    // The protocol says the same.
+    let (ok, out, err) = shashki(
+        &["engine", "--tablebase", dir_text],
+        &format!("position fen {fen}\ngo depth 3\nquit\n"),
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("score tb win 3"), "{out}");
+    // A folder that is not there: a clear error naming the option.
+    let missing = dir.join("missing");
+    let (ok, _, err) = shashki(
+        &[
+            "analyse",
+            "--fen",
+            fen,
+            "--tablebase",
+            missing.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("--tablebase") && err.contains("no such folder"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -184,3 +184,51 @@ fn analyse_and_engine_take_a_network_as_the_engine() {
     assert!(!ok && err.contains("/no/such/model"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn eval_with_tablebases_prints_their_verdict_beside_the_network() {
+    let dir = temp_dir("eval-tb");
+    let ckpt = dir.join("tiny.ckpt");
+    tiny_checkpoint(&ckpt);
+    let tables = dir.join("tables");
+    let (ok, _, err) = shashki(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "3",
+        "--out",
+        tables.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let eval = |fen: &str, json: bool| {
+        let mut args = vec![
+            "eval",
+            "--checkpoint",
+            ckpt.to_str().unwrap(),
+            "--fen",
+            fen,
+            "--tablebase",
+            tables.to_str().unwrap(),
+        ];
+        if json {
+            args.push("--json");
+        }
+        let (ok, out, err) = shashki(&args);
+        assert!(ok, "{err}");
+        out
+    };
+    // Two kings against a man: won, 3 half-moves to the capture.
+    let json: serde_json::Value = serde_json::from_str(&eval("W:WKa1,Kc3:Bh4", true)).unwrap();
+    assert_eq!(json["tablebase"]["wdl"], "win");
+    assert_eq!(json["tablebase"]["dtz"], 3);
+    assert!(
+        eval("W:WKa1,Kc3:Bh4", false).contains("tablebase: win for White to move, 3 half-moves")
+    );
+    // More pieces than the tables hold: said so, the network still answers.
+    let json: serde_json::Value = serde_json::from_str(&eval(FEN, true)).unwrap();
+    assert!(
+        json["tablebase"].is_null() && json["wdl"].is_array(),
+        "{json}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

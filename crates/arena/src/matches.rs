@@ -7,7 +7,9 @@
 //! time-out) loses that game; the reason is recorded and the match goes on.
 //! With a time control ([`MatchSettings::time_control`]) the arena keeps
 //! both clocks, sends them with every move, and a side whose clock runs out
-//! loses on time ("time forfeit").
+//! loses on time ("time forfeit"). With endgame tables
+//! ([`MatchSettings::tablebases`]) a game that reaches them is adjudicated
+//! with their exact result (`Termination` "tablebase adjudication").
 
 use crate::clock::{DEFAULT_TIME_MARGIN, GameClock, TimeControl};
 use crate::openings::{Opening, OpeningBook, OpeningError};
@@ -15,9 +17,11 @@ use crate::player::{Player, PlayerFactory, PlayerFailure};
 use crate::score::PairingSummary;
 use shashki_rules::pdn::{TERMINATION_TAG, write_pdn_file};
 use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, PdnGame};
+use shashki_search::tablebase::{self, Tablebases, TbWdl};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
@@ -46,6 +50,10 @@ pub struct MatchSettings {
     pub time_control: Option<TimeControl>,
     /// Latency tolerated past a clock's zero before the side loses on time.
     pub time_margin: Duration,
+    /// Endgame tables: a game reaching a position in them ends at once with
+    /// their exact result under the draw rules ([`EndCause::Tablebase`]).
+    /// `None`: games are played to their end.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl MatchSettings {
@@ -64,6 +72,7 @@ impl MatchSettings {
             event: "Shashki Zero arena".into(),
             time_control: None,
             time_margin: DEFAULT_TIME_MARGIN,
+            tablebases: None,
         }
     }
 
@@ -93,6 +102,7 @@ impl MatchSettings {
             event: event.into(),
             time_control: None,
             time_margin: DEFAULT_TIME_MARGIN,
+            tablebases: None,
         })
     }
 
@@ -102,11 +112,17 @@ impl MatchSettings {
     }
 }
 
+/// The `Termination` tag of a game adjudicated by the tablebases.
+pub const TABLEBASE_LABEL: &str = "tablebase adjudication";
+
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EndCause {
     /// A rule of the game (including adjudication at the maximum length).
     Rules(EndReason),
+    /// Adjudicated by the endgame tablebases: the position is in them and
+    /// the result is their exact value under the draw rules.
+    Tablebase,
     /// A player failed to move and lost.
     Forfeit {
         /// The side that failed.
@@ -122,6 +138,7 @@ impl EndCause {
     pub fn label(&self) -> String {
         match self {
             EndCause::Rules(reason) => reason.label().to_string(),
+            EndCause::Tablebase => TABLEBASE_LABEL.to_string(),
             EndCause::Forfeit { loser, failure } => format!("forfeit by {loser}: {failure}"),
         }
     }
@@ -131,6 +148,7 @@ impl EndCause {
     pub fn category(&self) -> String {
         match self {
             EndCause::Rules(reason) => reason.label().to_string(),
+            EndCause::Tablebase => TABLEBASE_LABEL.to_string(),
             EndCause::Forfeit {
                 failure: PlayerFailure::TimeForfeit(_),
                 ..
@@ -194,19 +212,37 @@ impl GameRecord {
     }
 }
 
+/// The exact result of `game` from `tablebases`, if its position is in
+/// them and they follow the game's draw rules.
+fn tablebase_result(tablebases: Option<&Tablebases>, game: &Game) -> Option<GameResult> {
+    let tb = tablebases.filter(|tb| tb.follows(game.rules()))?;
+    let probe = tablebase::probe(tb, game)?;
+    let side = game.side_to_move();
+    Some(match probe.wdl {
+        TbWdl::Win => GameResult::win_for(side),
+        TbWdl::Loss => GameResult::win_for(side.opponent()),
+        TbWdl::Draw => GameResult::Draw,
+    })
+}
+
 /// Plays one game from `opening` to its end under `rules`, on `clock` if
-/// one is given (a side whose clock runs out loses on time).
+/// one is given (a side whose clock runs out loses on time); with
+/// `tablebases`, a game reaching them ends with their result.
 pub fn play_game(
     opening: &Opening,
     rules: DrawRules,
     white: &mut dyn Player,
     black: &mut dyn Player,
     mut clock: Option<GameClock>,
+    tablebases: Option<&Tablebases>,
 ) -> (Game, GameResult, EndCause) {
     let mut game = opening.game(rules);
     loop {
         if let Some(outcome) = game.outcome() {
             return (game, outcome.result, EndCause::Rules(outcome.reason));
+        }
+        if let Some(result) = tablebase_result(tablebases, &game) {
+            return (game, result, EndCause::Tablebase);
         }
         let side = game.side_to_move();
         let player: &mut dyn Player = match side {
@@ -367,7 +403,14 @@ fn play_leg(
         .time_control
         .map(|tc| GameClock::new(tc, settings.time_margin));
     let (game, result, cause) = match (white, black) {
-        (Ok(mut w), Ok(mut b)) => play_game(opening, settings.rules, &mut *w, &mut *b, clock),
+        (Ok(mut w), Ok(mut b)) => play_game(
+            opening,
+            settings.rules,
+            &mut *w,
+            &mut *b,
+            clock,
+            settings.tablebases.as_deref(),
+        ),
         (Err(failure), _) => (
             opening.game(settings.rules),
             GameResult::BlackWins,

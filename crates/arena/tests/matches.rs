@@ -305,3 +305,53 @@ fn sprt_gate_promotes_the_stronger_and_keeps_the_weaker_out() {
     assert_eq!(f.report.games.len(), 6);
     assert!(f.passed, "{}", f.verdict);
 }
+
+#[test]
+fn games_that_reach_the_tablebases_are_adjudicated_with_their_result() {
+    let dir = temp_dir("tablebase");
+    let tb = shashki_tablebase::generate(&dir, 3, &DrawRules::default(), &mut |_| {}).unwrap();
+    // White's only move, c3:e5, leaves three pieces: in the tables.
+    let fen = "W:WKa1,Kc3:Bd4,h4";
+    let book = OpeningBook::parse_lines(fen, "test").unwrap();
+    let mut after = shashki_rules::Game::new(shashki_rules::Position::from_fen(fen).unwrap());
+    after.play_notation("c3:e5").unwrap();
+    let probe = tb.probe(after.position(), after.counters()).unwrap();
+    let expected = match probe.wdl {
+        shashki_tablebase::Wdl::Win => GameResult::BlackWins,
+        shashki_tablebase::Wdl::Loss => GameResult::WhiteWins,
+        shashki_tablebase::Wdl::Draw => GameResult::Draw,
+    };
+    let with_tables = MatchSettings {
+        book: book.clone(),
+        tablebases: Some(std::sync::Arc::new(tb)),
+        ..settings(2, 5)
+    };
+    let report = run_match(
+        &factory("ab:depth=1"),
+        &factory("random"),
+        &with_tables,
+        &mut |_, _| Control::Continue,
+    );
+    assert_eq!(report.games.len(), 2);
+    for g in &report.games {
+        assert_eq!(g.cause, EndCause::Tablebase);
+        assert_eq!(g.game.moves().len(), 1, "ended right after c3:e5");
+        assert_eq!(g.result, expected);
+        let pdn = g.to_pdn("test", "2026.12.01");
+        assert_eq!(pdn.tag("Termination"), Some("tablebase adjudication"));
+        assert_eq!(pdn.result, Some(expected));
+    }
+    // Without tables the same games are played on.
+    let plain = MatchSettings {
+        book,
+        ..settings(2, 5)
+    };
+    let report = run_match(
+        &factory("ab:depth=1"),
+        &factory("random"),
+        &plain,
+        &mut |_, _| Control::Continue,
+    );
+    assert!(report.games.iter().all(|g| g.game.moves().len() > 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,12 +6,15 @@
 use anyhow::{Result, anyhow, bail};
 use shashki_arena::net::load_evaluator;
 use shashki_arena::player::SharedEvaluator;
+use shashki_rules::DrawRules;
 use shashki_search::evaluators::RolloutEvaluator;
 use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES, Tablebases};
 use shashki_search::{AbConfig, AlphaBeta, Engine, SearchConfig, SearchLimits};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// An engine kind as named on the command line.
@@ -79,6 +82,13 @@ pub struct EngineArgs {
     /// keeps them apart). Default: 16 for a network, 1 for rollouts.
     #[arg(long)]
     pub batch: Option<u32>,
+    /// Endgame tablebase folder (`shashki tb generate`): the search scores
+    /// positions in its tables exactly (MCTS: solved nodes; alpha-beta:
+    /// exact scores) and reports a result resting on them as
+    /// `tb win N` / `tb loss N` / `tb draw` (N: half-moves to the next
+    /// capture, promotion or end of the game, not a mate distance).
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// One search thread per core.
@@ -100,8 +110,19 @@ impl EngineArgs {
         }
     }
 
+    /// The tables of `--tablebase`, loaded for games under the official
+    /// draw rules.
+    pub fn tablebases(&self) -> Result<Option<Arc<Tablebases>>> {
+        self.tablebase
+            .as_deref()
+            .map(|dir| tablebase::load(dir, DrawRules::default(), MAX_TABLEBASE_PIECES))
+            .transpose()
+            .map_err(|e| anyhow!("--tablebase {e}"))
+    }
+
     /// Builds the chosen engine.
     pub fn build(&self) -> Result<Box<dyn Engine>> {
+        let tb = self.tablebases()?;
         let threads = match self.threads {
             Some(0) | None => default_threads(),
             Some(n) => n,
@@ -111,11 +132,13 @@ impl EngineArgs {
             ..SearchConfig::default()
         };
         Ok(match &self.engine {
-            EngineChoice::AlphaBeta => Box::new(AlphaBeta::new(self.ab_config())),
+            EngineChoice::AlphaBeta => {
+                Box::new(AlphaBeta::new(self.ab_config()).with_tablebases(tb))
+            }
             EngineChoice::Nnue(path) => {
                 let eval = shashki_nnue::load_evaluator(path)
                     .map_err(|e| anyhow!("--engine nnue:{}: {e}", path.display()))?;
-                Box::new(AlphaBeta::with_eval(self.ab_config(), Box::new(eval)))
+                Box::new(AlphaBeta::with_eval(self.ab_config(), Box::new(eval)).with_tablebases(tb))
             }
             EngineChoice::Mcts => Box::new(
                 MctsEngine::new(
@@ -124,7 +147,8 @@ impl EngineArgs {
                     self.seed,
                     "mcts (random rollouts)",
                 )?
-                .with_threads(threads),
+                .with_threads(threads)
+                .with_tablebases(tb),
             ),
             EngineChoice::Net(path) => {
                 let evaluator = load_evaluator(path, "cpu")
@@ -136,7 +160,8 @@ impl EngineArgs {
                         self.seed,
                         format!("mcts with the network {}", path.display()),
                     )?
-                    .with_threads(threads),
+                    .with_threads(threads)
+                    .with_tablebases(tb),
                 )
             }
         })

@@ -19,10 +19,20 @@ pub enum Score {
     /// A draw proven by the search (every line ends in a draw or worse for
     /// the side that could deviate).
     ProvenDraw,
+    /// A win known from the endgame tablebases (exact under the draw
+    /// rules), with the half-moves to the next capture, promotion or end of
+    /// the game the tables promise (their DTZ; counted from this position
+    /// along the line that enters the tables): not a distance to mate.
+    TbWin(u32),
+    /// A loss known from the endgame tablebases; the distance as for
+    /// [`Score::TbWin`].
+    TbLoss(u32),
+    /// A draw known from the endgame tablebases.
+    TbDraw,
 }
 
 /// Protocol spelling: `cp 35`, `mate 7`, `mate -4`, `value 0.250`,
-/// `value 0.000 proven`.
+/// `value 0.000 proven`, `tb win 12`, `tb loss 9`, `tb draw`.
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -30,6 +40,9 @@ impl fmt::Display for Score {
             Score::Mate(plies) => write!(f, "mate {plies}"),
             Score::Value(v) => write!(f, "value {v:.3}"),
             Score::ProvenDraw => f.write_str("value 0.000 proven"),
+            Score::TbWin(plies) => write!(f, "tb win {plies}"),
+            Score::TbLoss(plies) => write!(f, "tb loss {plies}"),
+            Score::TbDraw => f.write_str("tb draw"),
         }
     }
 }

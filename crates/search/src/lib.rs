@@ -14,6 +14,7 @@ pub mod mcts;
 pub mod mcts_driver;
 pub mod mcts_engine;
 pub mod protocol;
+pub mod tablebase;
 
 pub use alphabeta::{AbConfig, AbResult, AlphaBeta};
 pub use engine::{Engine, Score, SearchReport};

@@ -9,9 +9,11 @@ use crate::limits::{Deadlines, SearchLimits, StopHandle};
 use crate::mcts::principal_variation;
 use crate::mcts::{Proof, Search, SearchConfig, SearchError, SearchResult};
 use crate::mcts_driver;
+use crate::tablebase::{self, Tablebases};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shashki_rules::Game;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// An MCTS engine over evaluator `E`.
@@ -30,6 +32,7 @@ pub struct MctsEngine<E: Evaluator> {
     description: String,
     threads: usize,
     stop: StopHandle,
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl<E: Evaluator> MctsEngine<E> {
@@ -52,7 +55,18 @@ impl<E: Evaluator> MctsEngine<E> {
             description: description.into(),
             threads: 1,
             stop: StopHandle::new(),
+            tablebases: None,
         })
+    }
+
+    /// Probes `tablebases` in the search (a position in them is a solved
+    /// node) and reports a root in them as `tb win|loss N` / `tb draw`.
+    /// Games under other draw rules than the tables' are searched without
+    /// them.
+    pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> MctsEngine<E> {
+        self.tablebases = tablebases;
+        self.search = None;
+        self
     }
 
     /// Searches with `threads` threads sharing the tree, each evaluating its
@@ -87,6 +101,10 @@ impl<E: Evaluator> MctsEngine<E> {
             }
             None => self.search.insert(Search::new(game.clone(), config)?),
         };
+        if search.tablebases().is_none() {
+            // Refused (and left off) for games under other draw rules.
+            let _ = search.set_tablebases(self.tablebases.clone());
+        }
         search.begin(&mut self.rng)?;
         let batch = search.config().leaves_per_batch as usize;
         mcts_driver::drive(
@@ -98,18 +116,29 @@ impl<E: Evaluator> MctsEngine<E> {
             &mut |running| progress(&interim_report(running, start)),
         )?;
         let result = search.finish(&mut self.rng)?;
-        Ok(final_report(&result, start))
+        let mut report = final_report(&result, start);
+        if let Some(tb) = search.tablebases() {
+            // A root in the tables: their own verdict and distance.
+            if let Some(probe) = tablebase::probe(tb, search.game()) {
+                report.score = tablebase::score_of(&probe);
+            }
+            tablebase::extend_line(tb, search.game(), &mut report.pv);
+        }
+        Ok(report)
     }
 }
 
-/// The score of a search result: a proven game end as `mate`, a proven
-/// draw as such, the mean value otherwise.
+/// The score of a search result: a proven game end as `mate`, a win or
+/// loss resting on the tablebases as `tb win|loss N`, a proven draw as
+/// such, the mean value otherwise.
 fn score_of(result: &SearchResult) -> Score {
-    match result.proof {
-        Proof::Win(plies) => Score::Mate(plies as i32),
-        Proof::Loss(plies) => Score::Mate(-(plies as i32)),
-        Proof::Draw => Score::ProvenDraw,
-        Proof::Unknown => Score::Value(result.value),
+    match (result.proof, result.proof.tablebase_plies()) {
+        (Proof::Win(_), Some(plies)) => Score::TbWin(plies),
+        (Proof::Loss(_), Some(plies)) => Score::TbLoss(plies),
+        (Proof::Win(plies), None) => Score::Mate(plies as i32),
+        (Proof::Loss(plies), None) => Score::Mate(-(plies as i32)),
+        (Proof::Draw, _) => Score::ProvenDraw,
+        (Proof::Unknown, _) => Score::Value(result.value),
     }
 }
 

@@ -101,6 +101,9 @@ impl AbSelfPlayer {
                 std::path::Path::new(dir),
                 config.tablebase_pieces,
                 &rules,
+                // Missing tables are generated silently here; `shashki tb
+                // generate` shows their progress.
+                &mut |_| {},
             )?)),
             None => None,
         };

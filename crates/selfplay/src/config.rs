@@ -51,6 +51,10 @@ pub struct SelfPlayConfig {
     pub tablebase_dir: Option<String>,
     /// Most pieces of the tables used (and generated) in `tablebase_dir`.
     pub tablebase_pieces: u8,
+    /// With `tablebase_dir` set: the searches probe the tables too (a
+    /// position in them is a solved node, so the root value and the move
+    /// choice near the end are exact), besides ending games that reach them.
+    pub tablebase_search: bool,
 }
 
 impl Default for SelfPlayConfig {
@@ -71,6 +75,7 @@ impl Default for SelfPlayConfig {
             max_plies: 300,
             tablebase_dir: None,
             tablebase_pieces: 4,
+            tablebase_search: true,
         }
     }
 }

@@ -141,6 +141,18 @@ impl SelfPlayer {
         rules: DrawRules,
         seed: u64,
     ) -> Result<SelfPlayer, SelfPlayError> {
+        SelfPlayer::with_progress(config, search_config, rules, seed, &mut |_| {})
+    }
+
+    /// [`SelfPlayer::new`], telling `progress` one line per table pair
+    /// while it generates the tablebases `config` asks for on first use.
+    pub fn with_progress(
+        config: SelfPlayConfig,
+        search_config: SearchConfig,
+        rules: DrawRules,
+        seed: u64,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<SelfPlayer, SelfPlayError> {
         config.validate().map_err(SelfPlayError::Config)?;
         search_config
             .validate()
@@ -162,6 +174,7 @@ impl SelfPlayer {
                 std::path::Path::new(dir),
                 config.tablebase_pieces,
                 &rules,
+                progress,
             )?)),
             None => None,
         };
@@ -403,8 +416,12 @@ impl SelfPlayer {
             opening_plies += 1;
         }
         let resign_allowed = rng.random::<f32>() >= self.config.resign_playthrough;
-        let search = Search::new(game, self.search_config.clone())
+        let mut search = Search::new(game, self.search_config.clone())
             .expect("the search config was validated in SelfPlayer::new");
+        if self.config.tablebase_search {
+            // The tables follow the games' rules (checked when they were set).
+            let _ = search.set_tablebases(self.tablebases.clone());
+        }
         Slot {
             index,
             rng,
@@ -429,6 +446,7 @@ pub(crate) fn open_tablebases(
     dir: &std::path::Path,
     pieces: u8,
     rules: &DrawRules,
+    progress: &mut dyn FnMut(&str),
 ) -> Result<Tablebases, SelfPlayError> {
     let fail = |e: String| SelfPlayError::Tablebase(format!("{}: {e}", dir.display()));
     let (tb, errors) = Tablebases::load(dir, *rules, pieces);
@@ -436,7 +454,35 @@ pub(crate) fn open_tablebases(
     if errors.is_empty() && tb.len() == expected {
         return Ok(tb);
     }
-    shashki_tablebase::generate(dir, pieces, rules, &mut |_| {}).map_err(|e| fail(e.to_string()))
+    progress(&format!(
+        "tablebases {}: generating the missing tables up to {pieces} pieces (first use; resumable)",
+        dir.display()
+    ));
+    let start = std::time::Instant::now();
+    let tb = shashki_tablebase::generate(dir, pieces, rules, &mut |p| {
+        if let shashki_tablebase::Progress::Start {
+            pair,
+            pairs,
+            materials,
+            ..
+        } = p
+        {
+            let names: Vec<String> = materials.iter().map(|m| m.file_name()).collect();
+            progress(&format!(
+                "tablebases: pair {}/{pairs} {}",
+                pair + 1,
+                names.join(" ")
+            ));
+        }
+    })
+    .map_err(|e| fail(e.to_string()))?;
+    progress(&format!(
+        "tablebases {}: {} tables ready in {:.1} s",
+        dir.display(),
+        tb.len(),
+        start.elapsed().as_secs_f64()
+    ));
+    Ok(tb)
 }
 
 /// The exact result of `game` from the tablebases, if its position is in
@@ -717,12 +763,30 @@ mod tablebase_tests {
             tablebase_pieces: 3,
             ..SelfPlayConfig::default()
         };
-        // First use generates the tables into the folder.
-        let player = SelfPlayer::new(config, SearchConfig::default(), rules, 1).unwrap();
+        // First use generates the tables into the folder, saying so.
+        let mut lines = Vec::new();
+        let player = SelfPlayer::with_progress(
+            config.clone(),
+            SearchConfig::default(),
+            rules,
+            1,
+            &mut |line| lines.push(line.to_string()),
+        )
+        .unwrap();
         assert!(dir.join("1K0M-1K0M.stb").exists());
+        assert!(lines.iter().any(|l| l.contains("pair 1/")), "{lines:?}");
+        assert!(lines.last().unwrap().contains("tables ready"), "{lines:?}");
         let tablebases = player.tablebases.clone();
         assert!(tablebases.is_some());
         let mut slot = player.new_slot(0);
+        // The searches probe them too, unless switched off.
+        assert!(slot.search.tablebases().is_some());
+        let off = SelfPlayConfig {
+            tablebase_search: false,
+            ..config
+        };
+        let quiet = SelfPlayer::new(off, SearchConfig::default(), rules, 1).unwrap();
+        assert!(quiet.new_slot(0).search.tablebases().is_none());
         // The a1 king facing h8 with White to move: lost (RULES.md rule 2).
         let game = Game::with_rules(Position::from_fen("W:WKa1:BKh8").unwrap(), rules);
         slot.search = Search::new(game, SearchConfig::default()).unwrap();

@@ -417,7 +417,7 @@ pub fn train(
     let seed = mix(config.run.seed, session);
     match config.run.engine {
         EngineFamily::Mcts => {
-            let mut player = SelfPlayer::new(
+            let mut player = SelfPlayer::with_progress(
                 config.selfplay.clone(),
                 config.search.clone(),
                 shashki_rules::DrawRules {
@@ -425,6 +425,7 @@ pub fn train(
                     ..config.draw_rules
                 },
                 seed,
+                &mut |line| observer.message(line),
             )?;
             player.set_stop(Arc::clone(&options.stop));
             let family = MctsFamily {
@@ -794,7 +795,7 @@ pub fn selfplay(
 ) -> Result<SelfPlayStats, RunError> {
     let config = &options.config;
     mcts_only(config, "shashki selfplay")?;
-    let mut player = SelfPlayer::new(
+    let mut player = SelfPlayer::with_progress(
         config.selfplay.clone(),
         config.search.clone(),
         shashki_rules::DrawRules {
@@ -802,6 +803,7 @@ pub fn selfplay(
             ..config.draw_rules
         },
         options.seed,
+        &mut |line| observer.message(line),
     )?;
     player.set_stop(Arc::clone(&options.stop));
     let mut sink = ChunkSink::new(&options.out, config.selfplay.games_per_chunk)?;

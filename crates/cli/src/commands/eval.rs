@@ -6,7 +6,8 @@
 
 use anyhow::{Context, Result};
 use shashki_net::{Checkpoint, NetEvaluator, device_from_name, import_model};
-use shashki_rules::{DrawState, Position};
+use shashki_rules::{DrawCounters, DrawRules, DrawState, Position};
+use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES, Tablebases, TbWdl};
 use shashki_search::{EvalRequest, Evaluation};
 use std::path::PathBuf;
 
@@ -34,6 +35,33 @@ pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Endgame tablebase folder: also print the tables' exact verdict for
+    /// the position (JSON: a `"tablebase"` field) when it is in them.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
+}
+
+/// The tables' verdict on `position` (side to move's view) under the draw
+/// state given: `(wdl, dtz)`, the distance when the counters are fresh
+/// (with `--plies-to-draw` only the result is exact, see TABLEBASES.md).
+fn tablebase_verdict(
+    tb: &Tablebases,
+    position: &Position,
+    state: &DrawState,
+) -> Option<(TbWdl, Option<u32>)> {
+    if state.plies_to_draw.is_some() {
+        return tb.probe_draw_state(position, state).map(|wdl| (wdl, None));
+    }
+    let probe = tb.probe(position, &DrawCounters::start(position))?;
+    Some((probe.wdl, probe.dtz))
+}
+
+fn wdl_word(wdl: TbWdl) -> &'static str {
+    match wdl {
+        TbWdl::Win => "win",
+        TbWdl::Draw => "draw",
+        TbWdl::Loss => "loss",
+    }
 }
 
 /// Runs `shashki eval`.
@@ -46,15 +74,24 @@ pub fn run(args: Args) -> Result<()> {
         ),
     };
     let position = Position::from_fen(&args.fen).context("--fen")?;
+    let draw_state = DrawState {
+        repetitions: args.repetitions,
+        plies_to_draw: args.plies_to_draw,
+    };
+    let verdict = match &args.tablebase {
+        Some(dir) => {
+            let tb = tablebase::load(dir, DrawRules::default(), MAX_TABLEBASE_PIECES)
+                .map_err(|e| anyhow::anyhow!("--tablebase {e}"))?;
+            Some(tablebase_verdict(&tb, &position, &draw_state))
+        }
+        None => None,
+    };
     let device = device_from_name(&args.device)?;
     let evaluator = NetEvaluator::new(checkpoint.inference_net(&device)?, 1);
     let moves = position.legal_moves();
     let request = EvalRequest {
         position: &position,
-        draw_state: DrawState {
-            repetitions: args.repetitions,
-            plies_to_draw: args.plies_to_draw,
-        },
+        draw_state,
         moves: moves.as_slice(),
     };
     let mut out = [Evaluation::default()];
@@ -78,8 +115,17 @@ pub fn run(args: Args) -> Result<()> {
                 )
             })
             .collect();
+        let tablebase = match verdict {
+            None => String::new(),
+            Some(None) => ", \"tablebase\": null".to_string(),
+            Some(Some((wdl, dtz))) => format!(
+                ", \"tablebase\": {{\"wdl\": \"{}\", \"dtz\": {}}}",
+                wdl_word(wdl),
+                dtz.map_or("null".to_string(), |d| d.to_string())
+            ),
+        };
         println!(
-            "{{\"wdl\": [{}, {}, {}], \"policy\": {{{}}}}}",
+            "{{\"wdl\": [{}, {}, {}], \"policy\": {{{}}}{tablebase}}}",
             json_number(wdl.win),
             json_number(wdl.draw),
             json_number(wdl.loss),
@@ -98,6 +144,18 @@ pub fn run(args: Args) -> Result<()> {
     );
     if let Some(plies) = eval.plies_left {
         println!("plies left: {plies:.1}");
+    }
+    match verdict {
+        None => {}
+        Some(None) => println!("tablebase: not in the tables"),
+        Some(Some((wdl, dtz))) => println!(
+            "tablebase: {} for {} to move{}",
+            wdl_word(wdl),
+            position.side_to_move(),
+            dtz.map_or(String::new(), |d| format!(
+                ", {d} half-moves to the next capture, promotion or end"
+            ))
+        ),
     }
     if policy.is_empty() {
         println!("no legal move: the side to move loses");

@@ -19,6 +19,7 @@ use shashki_arena::tournament::{
     round_robin, training_steps,
 };
 use shashki_arena::{PlayerFactory, PlayerSpec};
+use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -79,6 +80,11 @@ pub struct PlayOptions {
     /// before a side loses on time.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIME_MARGIN.as_millis() as u64)]
     pub time_margin: u64,
+    /// Endgame tablebase folder (`shashki tb generate`): a game that reaches
+    /// a position in its tables ends at once with their exact result,
+    /// recorded as `Termination "tablebase adjudication"`.
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
 }
 
 impl PlayOptions {
@@ -92,9 +98,16 @@ impl PlayOptions {
             self.max_plies,
             "Shashki Zero rating",
         )?;
+        let tablebases = self
+            .tablebase
+            .as_deref()
+            .map(|dir| tablebase::load(dir, settings.rules, MAX_TABLEBASE_PIECES))
+            .transpose()
+            .map_err(|e| anyhow!("--tablebase {e}"))?;
         Ok(MatchSettings {
             time_control: self.tc,
             time_margin: Duration::from_millis(self.time_margin),
+            tablebases,
             ..settings
         })
     }

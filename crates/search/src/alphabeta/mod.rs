@@ -21,14 +21,16 @@ mod static_eval;
 mod tt;
 
 pub use eval::{EvalWeights, HandEval};
-pub use search::{MATE, MATE_BOUND};
+pub use search::{EVAL_LIMIT, MATE, MATE_BOUND, TB_BOUND, TB_WIN};
 pub use static_eval::StaticEval;
 
 use crate::engine::{Engine, Score, SearchReport};
 use crate::limits::{SearchLimits, StopHandle};
+use crate::tablebase::{self, Tablebases};
 use ordering::MoveOrderer;
-use search::{INFINITY, SearchOptions, Searcher, Shared};
+use search::{INFINITY, SearchOptions, Searcher, Shared, tablebase_score};
 use shashki_rules::{Game, Move};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
@@ -78,7 +80,9 @@ pub struct AbResult {
     /// The move to play; `None` only when there is no legal move.
     pub best_move: Option<Move>,
     /// Score from the side to move's view: a man is 100; `MATE - n` is a win
-    /// in `n` plies, `-(MATE - n)` a loss in `n` plies, 0 a draw.
+    /// in `n` plies, `-(MATE - n)` a loss in `n` plies, 0 a draw;
+    /// `TB_WIN - n` a tablebase win whose conversion (capture, promotion or
+    /// end of the game) comes in `n` plies, `-(TB_WIN - n)` such a loss.
     pub score: i32,
     /// Principal variation, best move first.
     pub pv: Vec<Move>,
@@ -88,16 +92,26 @@ pub struct AbResult {
     pub nodes: u64,
     /// Time spent.
     pub elapsed: Duration,
+    /// The root is in the tablebases: `score` is their verdict (a draw
+    /// reports as `tb draw`).
+    pub tablebase_root: bool,
 }
 
 impl AbResult {
-    /// The score as a [`Score`]: `Mate(plies)` for forced game ends,
-    /// `Centi` otherwise.
+    /// The score as a [`Score`]: `Mate(plies)` for forced game ends the
+    /// search saw, `TbWin`/`TbLoss` for results of the tablebases, `Centi`
+    /// otherwise.
     pub fn score_kind(&self) -> Score {
         if self.score > MATE_BOUND {
             Score::Mate(MATE - self.score)
         } else if self.score < -MATE_BOUND {
             Score::Mate(-(MATE + self.score))
+        } else if self.score > TB_BOUND {
+            Score::TbWin((TB_WIN - self.score) as u32)
+        } else if self.score < -TB_BOUND {
+            Score::TbLoss((TB_WIN + self.score) as u32)
+        } else if self.tablebase_root {
+            Score::TbDraw
         } else {
             Score::Centi(self.score)
         }
@@ -124,6 +138,7 @@ pub struct AlphaBeta {
     tt: TranspositionTable,
     orderer: MoveOrderer,
     stop: StopHandle,
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for AlphaBeta {
@@ -147,7 +162,17 @@ impl AlphaBeta {
             orderer: MoveOrderer::new(),
             stop: StopHandle::new(),
             config,
+            tablebases: None,
         }
+    }
+
+    /// Probes `tablebases` below the root (exact scores, `tb win|loss N`)
+    /// and reports a root in them with the tables' own verdict; `None`
+    /// switches that off. Games under other draw rules than the tables'
+    /// are searched without them.
+    pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> AlphaBeta {
+        self.tablebases = tablebases;
+        self
     }
 
     /// The settings.
@@ -190,6 +215,7 @@ impl AlphaBeta {
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
+            tablebase_root: false,
         };
         if game.legal_moves().is_empty() {
             result.elapsed = start.elapsed();
@@ -214,7 +240,16 @@ impl AlphaBeta {
             node_limit: limits.nodes.filter(|_| !limits.infinite),
             deadline: budget.map(|b| start + b.hard),
             external_stop: Some(self.stop.clone()),
+            tablebases: self
+                .tablebases
+                .as_deref()
+                .filter(|tb| tb.follows(game.rules())),
         };
+        // A root in the tables reports their verdict and DTZ; the search
+        // still picks the move (its children are probed).
+        let root_score = shared
+            .tablebases
+            .and_then(|tb| tablebase::probe(tb, game).map(|p| tablebase_score(&p, None, 0)));
         let options = SearchOptions {
             lmr: self.config.lmr,
         };
@@ -240,6 +275,7 @@ impl AlphaBeta {
                 max_depth,
                 start,
                 soft_stop,
+                root_score,
                 &mut result,
                 progress,
             );
@@ -249,6 +285,9 @@ impl AlphaBeta {
         });
         result.nodes = nodes.load(Ordering::Relaxed);
         result.elapsed = start.elapsed();
+        if let Some(tb) = shared.tablebases {
+            tablebase::extend_line(tb, game, &mut result.pv);
+        }
         result
     }
 }
@@ -260,6 +299,7 @@ fn iterate(
     max_depth: u32,
     start: Instant,
     soft_stop: Option<Duration>,
+    root_score: Option<i32>,
     result: &mut AbResult,
     progress: &mut dyn FnMut(&AbResult),
 ) {
@@ -275,11 +315,16 @@ fn iterate(
         let pv = searcher.principal_variation(depth as usize);
         *result = AbResult {
             best_move: pv.first().copied(),
-            score,
+            // A game end the search saw itself stays a mate score.
+            score: match root_score {
+                Some(tb) if score.abs() <= MATE_BOUND => tb,
+                _ => score,
+            },
             pv,
             depth,
             nodes: searcher.total_nodes(),
             elapsed: start.elapsed(),
+            tablebase_root: root_score.is_some(),
         };
         progress(result);
         // A game end within the nominal depth is proven: a deeper search
@@ -298,7 +343,7 @@ fn iterate(
 /// falls inside it.
 fn search_root(searcher: &mut Searcher<'_>, depth: u32, previous: Option<i32>) -> i32 {
     let depth_plies = depth as i32;
-    let Some(previous) = previous.filter(|s| depth >= ASPIRATION_DEPTH && s.abs() < MATE_BOUND)
+    let Some(previous) = previous.filter(|s| depth >= ASPIRATION_DEPTH && s.abs() < TB_BOUND)
     else {
         return searcher.negamax(depth_plies, -INFINITY, INFINITY, 0);
     };

@@ -6,6 +6,7 @@ use super::ordering::{MAX_PLY, MoveOrderer, pick_next};
 use super::static_eval::StaticEval;
 use super::tt::{Bound, Entry, TranspositionTable};
 use crate::limits::StopHandle;
+use crate::tablebase::{self, Probe, Tablebases, TbWdl};
 use shashki_rules::{Color, Game, GameResult, Move, MoveList, Outcome, PathMode};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -17,6 +18,27 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 /// Larger than any score.
 pub const INFINITY: i32 = 32_000;
+/// The score of a tablebase win at the root whose conversion (the next
+/// capture, promotion or end of the game) comes at once: a tablebase win at
+/// `ply` with distance `d` ([`tablebase::distance`]) scores
+/// `TB_WIN - ply - d`. Below every forced game end the search sees itself,
+/// above every evaluation.
+pub const TB_WIN: i32 = 20_000;
+/// Scores beyond this (in absolute value) are tablebase results or forced
+/// game ends.
+pub const TB_BOUND: i32 = TB_WIN - 1_000;
+/// Evaluations are clamped to this, below the tablebase band.
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// The score of a tablebase probe at `ply` (side to move's view).
+pub fn tablebase_score(probe: &Probe, last_move: Option<&Move>, ply: usize) -> i32 {
+    let win = TB_WIN - ply as i32 - tablebase::distance(probe, last_move) as i32;
+    match probe.wdl {
+        TbWdl::Win => win,
+        TbWdl::Loss => -win,
+        TbWdl::Draw => 0,
+    }
+}
 
 /// Mixes a small number into a well-spread 64-bit key (splitmix64 finaliser).
 fn mix(value: u64) -> u64 {
@@ -52,12 +74,12 @@ fn terminal_score(outcome: Outcome, side: Color, ply: usize) -> i32 {
     if winner == side { win } else { -win }
 }
 
-/// Mate scores are stored relative to the node (distance from it), not to
-/// the root, so the same entry is right at any ply.
+/// Mate and tablebase scores are stored relative to the node (distance
+/// from it), not to the root, so the same entry is right at any ply.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > TB_BOUND {
         score + ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -66,9 +88,9 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 /// The inverse of [`score_to_tt`].
 fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > TB_BOUND {
         score - ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -TB_BOUND {
         score + ply as i32
     } else {
         score
@@ -91,6 +113,8 @@ pub struct Shared<'a> {
     pub deadline: Option<Instant>,
     /// Stop when this flag is set (the protocol's `stop`).
     pub external_stop: Option<StopHandle>,
+    /// Endgame tables probed below the root (`None`: off).
+    pub tablebases: Option<&'a Tablebases>,
 }
 
 /// How often a thread adds its node count to the shared one and reads the clock.
@@ -238,6 +262,16 @@ impl<'a> Searcher<'a> {
         {
             return terminal_score(outcome, side, ply);
         }
+        // A position in the tables has its exact value under the draw
+        // counters (every move is complete, so no capture is half-done).
+        if ply > 0
+            && let Some(probe) = self
+                .shared
+                .tablebases
+                .and_then(|tb| tablebase::probe(tb, &self.game))
+        {
+            return tablebase_score(&probe, self.game.moves().last(), ply);
+        }
         let pos = *self.game.position();
         pos.generate(&mut self.move_lists[ply], PathMode::Distinct);
         let moves = &self.move_lists[ply];
@@ -246,7 +280,7 @@ impl<'a> Searcher<'a> {
         }
         // Captures are mandatory, so a position with one is never a quiet leaf.
         if ply >= MAX_PLY || (depth <= 0 && !moves[0].is_capture()) {
-            return self.eval.evaluate(&pos);
+            return self.eval.evaluate(&pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
         let depth = depth.max(0);
         let pv_node = beta - alpha > 1;
@@ -401,5 +435,9 @@ mod tests {
         }
         // A win 3 plies below a node at ply 5 is a win in 3 from that node.
         assert_eq!(score_to_tt(MATE - 8, 5), MATE - 3);
+        // Tablebase scores shift the same way.
+        assert_eq!(score_to_tt(TB_WIN - 12, 5), TB_WIN - 7);
+        assert_eq!(score_to_tt(-(TB_WIN - 12), 5), -(TB_WIN - 7));
+        assert_eq!(score_from_tt(score_to_tt(TB_WIN - 12, 5), 5), TB_WIN - 12);
     }
 }

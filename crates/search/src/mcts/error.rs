@@ -42,6 +42,9 @@ pub enum SearchError {
     /// A search thread failed outside the search (it panicked).
     #[error("search thread failed: {0}")]
     Thread(String),
+    /// Endgame tables made for other draw rules than the game's.
+    #[error("the tablebases follow other draw rules than the searched game")]
+    TablebaseRules,
     /// `finish` was called before the root was ever evaluated.
     #[error("the root has not been evaluated yet: apply at least one batch before finishing")]
     RootNotEvaluated,

@@ -17,7 +17,11 @@
 //!
 //! Each descent plays moves on the root [`Game`] and takes them back, so
 //! the arbiter (official draw rules included) judges every new node; a
-//! terminal node is scored by the arbiter and never expanded.
+//! terminal node is scored by the arbiter and never expanded. With
+//! endgame tablebases ([`Search::set_tablebases`]) a new node in them is
+//! solved at once with its exact value under its draw counters, and a
+//! root in them has every child solved when it is expanded, so the solver
+//! proves it (see [`TABLEBASE_PLIES`](super::tree::TABLEBASE_PLIES)).
 
 use super::config::{Algorithm, SearchConfig};
 use super::error::SearchError;
@@ -27,8 +31,10 @@ use super::policies::{self, RootContext, Scratch};
 use super::result::SearchResult;
 use super::tree::{NodeId, NodeState, Proof, Tree};
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator, Wdl};
+use crate::tablebase::{self, Tablebases, TbWdl};
 use rand::Rng;
 use shashki_rules::{Color, Game, GameResult, Move, MoveList, Outcome, PathMode};
+use std::sync::Arc;
 
 /// What one descent found.
 enum Descent {
@@ -51,6 +57,8 @@ pub struct Search {
     config: SearchConfig,
     game: Game,
     tree: Tree,
+    /// Endgame tables probed at new nodes (`None`: off).
+    tablebases: Option<Arc<Tablebases>>,
 
     // State of the current search (set by `begin`).
     started: bool,
@@ -126,6 +134,28 @@ pub(crate) fn terminal_wdl(outcome: &Outcome, side_to_move: Color) -> Wdl {
     }
 }
 
+/// The tablebases' value of the current position of `game` as a proof
+/// (distance: [`tablebase::distance`]).
+fn tablebase_proof(tb: &Tablebases, game: &Game) -> Option<Proof> {
+    let probe = tablebase::probe(tb, game)?;
+    let distance = tablebase::distance(&probe, game.moves().last());
+    Some(match probe.wdl {
+        TbWdl::Win => Proof::tablebase(true, distance),
+        TbWdl::Loss => Proof::tablebase(false, distance),
+        TbWdl::Draw => Proof::Draw,
+    })
+}
+
+/// Judges a just-created child (`game` standing on it): terminal by the
+/// arbiter, or solved by the tablebases.
+fn judge_new_child(tree: &mut Tree, game: &Game, tb: Option<&Tablebases>, child: NodeId) {
+    if let Some(outcome) = game.outcome() {
+        tree.set_terminal(child, terminal_wdl(&outcome, game.side_to_move()));
+    } else if let Some(proof) = tb.and_then(|tb| tablebase_proof(tb, game)) {
+        tree.set_proof(child, proof);
+    }
+}
+
 /// Reuses a vector's allocation for a different lifetime (the in-place
 /// `collect` keeps the buffer since the element type is the same).
 fn recycle<'a, 'b>(mut v: Vec<EvalRequest<'a>>) -> Vec<EvalRequest<'b>> {
@@ -143,6 +173,7 @@ impl Search {
             config,
             game,
             tree: Tree::new(),
+            tablebases: None,
             started: false,
             full_search: true,
             budget: 0,
@@ -178,6 +209,61 @@ impl Search {
         config.validate()?;
         self.config = config;
         Ok(())
+    }
+
+    /// Probes `tablebases` at every new node (and solves a root in them);
+    /// `None` switches that off. Tables made for other draw rules than the
+    /// root game's are refused, and dropped by a later [`Search::reset`] to
+    /// a game under other rules. Takes effect for nodes created from now on.
+    pub fn set_tablebases(
+        &mut self,
+        tablebases: Option<Arc<Tablebases>>,
+    ) -> Result<(), SearchError> {
+        if let Some(tb) = &tablebases
+            && !tb.follows(self.game.rules())
+        {
+            return Err(SearchError::TablebaseRules);
+        }
+        self.tablebases = tablebases;
+        Ok(())
+    }
+
+    /// The tablebases in use, if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
+    }
+
+    /// A root in the tablebases: every child is created and judged, so the
+    /// solver proves the root at once and picks the tables' best move.
+    fn solve_root_from_tablebases(&mut self) {
+        let tb = self.tablebases.as_deref();
+        if tb.and_then(|tb| tablebase_proof(tb, &self.game)).is_none() {
+            return;
+        }
+        let moves: Vec<Move> = self
+            .tree
+            .edges(Tree::ROOT)
+            .iter()
+            .map(|e| *e.mv())
+            .collect();
+        let mut last = None;
+        for (i, mv) in moves.iter().enumerate() {
+            let (child, created) = self.tree.child_or_insert(Tree::ROOT, i);
+            if created {
+                self.game.play(mv);
+                judge_new_child(
+                    &mut self.tree,
+                    &self.game,
+                    self.tablebases.as_deref(),
+                    child,
+                );
+                self.game.undo();
+            }
+            last = Some(child);
+        }
+        if let Some(child) = last {
+            self.tree.propagate_proofs(&[Tree::ROOT, child]);
+        }
     }
 
     /// The game at the root.
@@ -419,6 +505,7 @@ impl Search {
         }
         if root_expanded {
             self.apply_root_noise();
+            self.solve_root_from_tablebases();
         }
         Ok(())
     }
@@ -531,6 +618,13 @@ impl Search {
         self.noise_applied = false;
         self.game = game;
         self.tree.clear();
+        if self
+            .tablebases
+            .as_ref()
+            .is_some_and(|tb| !tb.follows(self.game.rules()))
+        {
+            self.tablebases = None;
+        }
     }
 
     /// Moves the root to the current position of `game`: if `game`
@@ -628,9 +722,9 @@ impl Search {
                     self.game.play(&mv);
                     plies += 1;
                     let (child, created) = self.tree.child_or_insert(node, i);
-                    if created && let Some(outcome) = self.game.outcome() {
-                        self.tree
-                            .set_terminal(child, terminal_wdl(&outcome, self.game.side_to_move()));
+                    if created {
+                        let tb = self.tablebases.as_deref();
+                        judge_new_child(&mut self.tree, &self.game, tb, child);
                     }
                     leaf.path.push(child);
                     node = child;

@@ -27,10 +27,21 @@ pub enum NodeState {
     Terminal,
 }
 
+/// Added to the distance of a win or loss that rests on the endgame
+/// tablebases: their distance is a DTZ (plies to the next capture,
+/// promotion or end of the game), not plies to the end, so such a proof is
+/// `Win(TABLEBASE_PLIES + plies to the tables + DTZ there)`. It ranks
+/// behind every game end the tree proves itself (a real win is taken
+/// first, a real loss avoided longest), and among tablebase wins the one
+/// that converts soonest comes first, so "shortest win first" still makes
+/// progress. [`Proof::tablebase_plies`] tells them apart for reports.
+pub const TABLEBASE_PLIES: u32 = 1 << 20;
+
 /// A game-theoretic value proven by the search (MCTS-solver), from the
 /// node's side to move: the game ends in a win, a loss or a draw under best
 /// play, with the number of plies to the end for wins and losses (the
-/// winner takes the shortest line, the loser the longest).
+/// winner takes the shortest line, the loser the longest); from
+/// [`TABLEBASE_PLIES`] on, a tablebase result instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Proof {
     /// Not proven.
@@ -58,6 +69,26 @@ impl Proof {
     /// True unless unknown.
     pub fn is_proven(self) -> bool {
         self != Proof::Unknown
+    }
+
+    /// A tablebase result: a win or loss in `dtz` plies to the next
+    /// capture, promotion or end of the game (see [`TABLEBASE_PLIES`]).
+    pub fn tablebase(win: bool, dtz: u32) -> Proof {
+        let plies = TABLEBASE_PLIES.saturating_add(dtz);
+        if win {
+            Proof::Win(plies)
+        } else {
+            Proof::Loss(plies)
+        }
+    }
+
+    /// For a win or loss resting on the tablebases: the plies along the
+    /// proven line until it enters the tables, plus the DTZ there.
+    pub fn tablebase_plies(self) -> Option<u32> {
+        match self {
+            Proof::Win(n) | Proof::Loss(n) if n >= TABLEBASE_PLIES => Some(n - TABLEBASE_PLIES),
+            _ => None,
+        }
     }
 
     /// The proof of a terminal position from the arbiter's verdict.

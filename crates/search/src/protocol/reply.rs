@@ -64,9 +64,24 @@ impl Info {
                             Score::ProvenDraw
                         }
                         "value" => Score::Value(text.parse().map_err(|_| bad())?),
+                        "tb" if text == "draw" => Score::TbDraw,
+                        "tb" => {
+                            let plies = value(i + 3, key)?;
+                            let plies: u32 = plies.parse().map_err(|_| {
+                                ProtocolError::new(format!(
+                                    "info score tb {text}: bad distance {plies:?}"
+                                ))
+                            })?;
+                            i += 1;
+                            match text {
+                                "win" => Score::TbWin(plies),
+                                "loss" => Score::TbLoss(plies),
+                                _ => return Err(bad()),
+                            }
+                        }
                         other => {
                             return Err(ProtocolError::new(format!(
-                                "info score: unknown kind {other:?} (expected cp, mate or value)"
+                                "info score: unknown kind {other:?} (expected cp, mate, value or tb)"
                             )));
                         }
                     });
@@ -190,6 +205,21 @@ mod tests {
             }),
             Reply::Info(Info {
                 score: Some(Score::Value(0.25)),
+                ..Info::default()
+            }),
+            Reply::Info(Info {
+                score: Some(Score::TbWin(12)),
+                nodes: Some(3),
+                pv: vec!["c3-d4".into()],
+                ..Info::default()
+            }),
+            Reply::Info(Info {
+                score: Some(Score::TbLoss(0)),
+                ..Info::default()
+            }),
+            Reply::Info(Info {
+                score: Some(Score::TbDraw),
+                time_ms: Some(1),
                 ..Info::default()
             }),
             Reply::Info(Info {
