@@ -4,25 +4,34 @@
 use shashki_train::checkpoints::CheckpointStore;
 use shashki_train::tblog::{event_files, read_scalars};
 use shashki_train::{RunConfig, RunDir};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[test]
-fn gating_runs_every_generation_and_records_its_verdict() {
-    let dir = std::env::temp_dir().join(format!("shashki-cli-gating-{}", std::process::id()));
+/// Runs `shashki train --generations 2` on `smoke` (a config in configs/)
+/// with a fixed-games gate of `games` games after every generation, after
+/// `adjust` has its say; asserts it succeeded and gated twice, and returns
+/// the scratch folder and the run directory.
+fn train_gated(
+    name: &str,
+    smoke: &str,
+    games: u32,
+    adjust: impl FnOnce(&mut RunConfig),
+) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("shashki-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let smoke = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/smoke.toml");
+    let smoke = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../configs")
+        .join(smoke);
     let mut config = RunConfig::load(&smoke).unwrap();
     config.gating.enabled = true;
     config.gating.every_generations = 1;
     config.gating.method = shashki_train::config::GateMethodKind::Fixed;
-    config.gating.games = 4;
-    config.gating.simulations = 4;
+    config.gating.games = games;
+    adjust(&mut config);
     let config_path = dir.join("gating.toml");
     std::fs::write(&config_path, config.to_toml()).unwrap();
     let run_dir = dir.join("run");
-
     let output = Command::new(env!("CARGO_BIN_EXE_shashki"))
         .args(["train", "--plain", "--generations", "2", "--config"])
         .arg(&config_path)
@@ -36,11 +45,16 @@ fn gating_runs_every_generation_and_records_its_verdict() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert_eq!(
-        stdout.matches("| gate: fixed 4 games").count(),
-        2,
-        "{stdout}"
-    );
+    let gate_line = format!("| gate: fixed {games} games");
+    assert_eq!(stdout.matches(&gate_line).count(), 2, "{stdout}");
+    (dir, run_dir)
+}
+
+#[test]
+fn gating_runs_every_generation_and_records_its_verdict() {
+    let (dir, run_dir) = train_gated("gating", "smoke.toml", 4, |config| {
+        config.gating.simulations = 4;
+    });
 
     let run = RunDir::new(&run_dir);
     let pdns: Vec<_> = std::fs::read_dir(run_dir.join("gating"))
@@ -65,38 +79,10 @@ fn gating_runs_every_generation_and_records_its_verdict() {
 
 #[test]
 fn nnue_gating_plays_alpha_beta_matches_and_exports_the_best() {
-    let dir = std::env::temp_dir().join(format!("shashki-cli-nnue-gating-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let smoke = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nnue-smoke.toml");
-    let mut config = RunConfig::load(&smoke).unwrap();
-    config.gating.enabled = true;
-    config.gating.every_generations = 1;
-    config.gating.method = shashki_train::config::GateMethodKind::Fixed;
-    config.gating.games = 2;
-    // Any score passes: every candidate is promoted.
-    config.gating.threshold = 0.0;
-    let config_path = dir.join("gating.toml");
-    std::fs::write(&config_path, config.to_toml()).unwrap();
-    let run_dir = dir.join("run");
-    let output = Command::new(env!("CARGO_BIN_EXE_shashki"))
-        .args(["train", "--plain", "--generations", "2", "--config"])
-        .arg(&config_path)
-        .arg("--run-dir")
-        .arg(&run_dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(
-        stdout.matches("| gate: fixed 2 games").count(),
-        2,
-        "{stdout}"
-    );
+    let (dir, run_dir) = train_gated("nnue-gating", "nnue-smoke.toml", 2, |config| {
+        // Any score passes: every candidate is promoted.
+        config.gating.threshold = 0.0;
+    });
     // Both sides of each gate were exported as model folders and played.
     let models = run_dir.join("gating").join("models");
     assert!(std::fs::read_dir(&models).unwrap().count() >= 2);

@@ -60,22 +60,16 @@ fn everything_loads(run: &RunDir) -> (usize, usize) {
     (chunks.len(), samples)
 }
 
-#[test]
-fn killed_training_resumes_where_it_stopped() {
-    let dir = temp_dir("resume");
-    let run = RunDir::new(&dir);
-
-    // Run "forever" and kill -9 once two generations are saved.
-    let mut child = train(&dir, 0)
+/// Starts `command` and kills it (SIGKILL) as soon as `saved` holds,
+/// failing if that takes a minute or the process ends first.
+fn kill_once(mut command: Command, saved: impl Fn() -> bool) {
+    let mut child = command
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let started = Instant::now();
-    loop {
-        if newest_state(&run).is_some_and(|s| s.generation >= 2) {
-            break;
-        }
+    while !saved() {
         assert!(
             started.elapsed() < Duration::from_secs(60),
             "training made no progress"
@@ -83,8 +77,19 @@ fn killed_training_resumes_where_it_stopped() {
         assert!(child.try_wait().unwrap().is_none(), "training exited early");
         std::thread::sleep(Duration::from_millis(5));
     }
-    child.kill().unwrap(); // SIGKILL
+    child.kill().unwrap();
     child.wait().unwrap();
+}
+
+#[test]
+fn killed_training_resumes_where_it_stopped() {
+    let dir = temp_dir("resume");
+    let run = RunDir::new(&dir);
+
+    // Run "forever" and kill -9 once two generations are saved.
+    kill_once(train(&dir, 0), || {
+        newest_state(&run).is_some_and(|s| s.generation >= 2)
+    });
     let before = newest_state(&run).unwrap();
     let (chunks_before, _) = everything_loads(&run);
 
@@ -187,22 +192,9 @@ fn killed_nnue_training_resumes_where_it_stopped() {
     let dir = temp_dir("resume-nnue");
     let run = RunDir::new(&dir);
     let nnue_train = |generations: u64| train_with(&nnue_smoke_config(), &dir, generations);
-    let mut child = nnue_train(0)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while newest_nnue_state(&run).is_none_or(|s| s.generation < 2) {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "training made no progress"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "training exited early");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    kill_once(nnue_train(0), || {
+        newest_nnue_state(&run).is_some_and(|s| s.generation >= 2)
+    });
     let before = newest_nnue_state(&run).unwrap();
 
     let target = before.generation + 2;

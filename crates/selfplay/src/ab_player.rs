@@ -12,7 +12,9 @@
 //! the current wave.
 
 use crate::config::SelfPlayConfig;
-use crate::player::{FinishedGame, SelfPlayError, open_tablebases, tablebase_result};
+use crate::player::{
+    FinishedGame, SelfPlayError, configured_tablebases, tablebase_result, thread_pool,
+};
 use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_TABLEBASE, Sample};
 use crate::stats::SelfPlayStats;
 use rand::{Rng, SeedableRng};
@@ -91,22 +93,10 @@ impl AbSelfPlayer {
                 "search depth must be at least 1".into(),
             ));
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(config.threads)
-            .thread_name(|i| format!("ab-selfplay-{i}"))
-            .build()
-            .map_err(|e| SelfPlayError::Pool(e.to_string()))?;
-        let tablebases = match &config.tablebase_dir {
-            Some(dir) => Some(Arc::new(open_tablebases(
-                std::path::Path::new(dir),
-                config.tablebase_pieces,
-                &rules,
-                // Missing tables are generated silently here; `shashki tb
-                // generate` shows their progress.
-                &mut |_| {},
-            )?)),
-            None => None,
-        };
+        let pool = thread_pool(config.threads, "ab-selfplay")?;
+        // Missing tables are generated silently here; `shashki tb generate`
+        // shows their progress.
+        let tablebases = configured_tablebases(&config, &rules, &mut |_| {})?;
         Ok(AbSelfPlayer {
             config,
             limits,

@@ -158,26 +158,12 @@ impl SelfPlayer {
             .validate()
             .map_err(|e| SelfPlayError::Config(format!("[search] {e}")))?;
         let pool = if config.threads > 1 {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(config.threads)
-                    .thread_name(|i| format!("selfplay-{i}"))
-                    .build()
-                    .map_err(|e| SelfPlayError::Pool(e.to_string()))?,
-            )
+            Some(thread_pool(config.threads, "selfplay")?)
         } else {
             None
         };
         let slots = (0..config.games_in_flight).map(|_| None).collect();
-        let tablebases = match &config.tablebase_dir {
-            Some(dir) => Some(Arc::new(open_tablebases(
-                std::path::Path::new(dir),
-                config.tablebase_pieces,
-                &rules,
-                progress,
-            )?)),
-            None => None,
-        };
+        let tablebases = configured_tablebases(&config, &rules, progress)?;
         Ok(SelfPlayer {
             config,
             search_config,
@@ -437,6 +423,34 @@ impl SelfPlayer {
             waiting: 0,
             done: false,
         }
+    }
+}
+
+/// A rayon pool of `threads` threads named `name-i`.
+pub(crate) fn thread_pool(threads: usize, name: &str) -> Result<rayon::ThreadPool, SelfPlayError> {
+    let name = name.to_string();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("{name}-{i}"))
+        .build()
+        .map_err(|e| SelfPlayError::Pool(e.to_string()))
+}
+
+/// The tables `[selfplay] tablebase_dir` asks for (none when unset),
+/// generated there on first use.
+pub(crate) fn configured_tablebases(
+    config: &SelfPlayConfig,
+    rules: &DrawRules,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Option<Arc<Tablebases>>, SelfPlayError> {
+    match &config.tablebase_dir {
+        Some(dir) => Ok(Some(Arc::new(open_tablebases(
+            std::path::Path::new(dir),
+            config.tablebase_pieces,
+            rules,
+            progress,
+        )?))),
+        None => Ok(None),
     }
 }
 

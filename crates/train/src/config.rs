@@ -385,6 +385,15 @@ impl RunConfig {
         self.draw_rules.max_plies.unwrap_or(DEFAULT_MAX_PLIES)
     }
 
+    /// The draw rules self-play games are played under: `[draw_rules]` with
+    /// the half-move bound always set.
+    pub fn game_rules(&self) -> shashki_rules::DrawRules {
+        shashki_rules::DrawRules {
+            max_plies: Some(self.max_plies()),
+            ..self.draw_rules
+        }
+    }
+
     /// Checks every section; the message names the section and key.
     pub fn validate(&self) -> Result<(), String> {
         self.check_ranges()?;

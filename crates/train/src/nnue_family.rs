@@ -143,10 +143,7 @@ impl NnueFamily {
             nodes: config.nnue.nodes,
             skip_captures: config.nnue.skip_captures,
         };
-        let rules = shashki_rules::DrawRules {
-            max_plies: Some(config.max_plies()),
-            ..config.draw_rules
-        };
+        let rules = config.game_rules();
         let mut player = AbSelfPlayer::new(config.selfplay.clone(), limits, rules, seed)?;
         player.set_stop(stop);
         Ok(NnueFamily { player, device })

@@ -420,10 +420,7 @@ pub fn train(
             let mut player = SelfPlayer::with_progress(
                 config.selfplay.clone(),
                 config.search.clone(),
-                shashki_rules::DrawRules {
-                    max_plies: Some(config.max_plies()),
-                    ..config.draw_rules
-                },
+                config.game_rules(),
                 seed,
                 &mut |line| observer.message(line),
             )?;
@@ -798,10 +795,7 @@ pub fn selfplay(
     let mut player = SelfPlayer::with_progress(
         config.selfplay.clone(),
         config.search.clone(),
-        shashki_rules::DrawRules {
-            max_plies: Some(config.max_plies()),
-            ..config.draw_rules
-        },
+        config.game_rules(),
         options.seed,
         &mut |line| observer.message(line),
     )?;
