@@ -2,7 +2,7 @@
 //! or an exported model folder (`models/NAME`, with `model.safetensors` and
 //! `model.json`), folded for inference on the named device.
 
-use shashki_net::{Checkpoint, NetEvaluator, device_from_name, import_model};
+use shashki_net::{Checkpoint, NetEvaluator, device_from_name, load_checkpoint_or_model};
 use shashki_search::Evaluator;
 use std::path::Path;
 use std::sync::Arc;
@@ -13,12 +13,7 @@ const PREFERRED_BATCH: usize = 64;
 
 /// The checkpoint at `path`, or the exported model if `path` is a folder.
 pub fn load_checkpoint(path: &Path) -> Result<Checkpoint, String> {
-    let checkpoint = if path.is_dir() {
-        import_model(path)
-    } else {
-        Checkpoint::load(path)
-    };
-    checkpoint.map_err(|e| e.to_string())
+    load_checkpoint_or_model(path).map_err(|e| e.to_string())
 }
 
 /// Training steps recorded in the checkpoint or model at `path`.

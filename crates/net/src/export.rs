@@ -165,6 +165,16 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// The checkpoint file at `path`, or the exported model if `path` is a
+/// folder (`model.safetensors` + `model.json`).
+pub fn load_checkpoint_or_model(path: &Path) -> Result<Checkpoint, NetError> {
+    if path.is_dir() {
+        import_model(path)
+    } else {
+        Checkpoint::load(path)
+    }
+}
+
 /// Reads an exported model folder back into a checkpoint (no optimiser state).
 pub fn import_model(dir: &Path) -> Result<Checkpoint, NetError> {
     let json_path = dir.join(MODEL_JSON_FILE);

@@ -44,7 +44,8 @@ pub use encoding::{
 pub use error::NetError;
 pub use evaluator::{EvaluatorConfig, NetEvaluator, wdl_softmax};
 pub use export::{
-    MODEL_JSON_FILE, ModelJson, WEIGHTS_FILE, export_model, import_model, sha256_hex,
+    MODEL_JSON_FILE, ModelJson, WEIGHTS_FILE, export_model, import_model, load_checkpoint_or_model,
+    sha256_hex,
 };
 pub use inference::{HostOutput, InferenceNet};
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};

@@ -109,6 +109,11 @@ pub struct NnueSection {
     pub skip_captures: bool,
     /// Search depth per move in gating games.
     pub gate_depth: u32,
+    /// A policy/value network (a checkpoint file or an exported model
+    /// folder, e.g. `models/cpu-2h`) whose value replaces the search score
+    /// in the targets: the fast net learns the big net's judgment of each
+    /// self-play position. `None` (default): the search score.
+    pub label_model: Option<String>,
 }
 
 impl Default for NnueSection {
@@ -121,6 +126,7 @@ impl Default for NnueSection {
             lambda: 0.5,
             skip_captures: true,
             gate_depth: 4,
+            label_model: None,
         }
     }
 }

@@ -8,7 +8,9 @@
 //! expected score (`W + D/2` of the sample's root W/D/L, which alpha-beta
 //! self-play fills from its score) and `result` is 1, 1/2 or 0 for a won,
 //! drawn or lost game; the loss is the mean squared error of
-//! `sigmoid(output)` against it.
+//! `sigmoid(output)` against it. With `[nnue] label_model` the score is a
+//! policy/value network's value of the position instead (the fast net
+//! learns the big net's judgment).
 
 use crate::checkpoints::CheckpointFile;
 use crate::config::{RunConfig, TrainSection};
@@ -17,9 +19,13 @@ use crate::learner::{StepReport, build_optimizer};
 use crate::pipeline::{Observer, RunError, mix};
 use crate::run_dir::RunDir;
 use burn::optim::ModuleOptimizer;
-use shashki_net::{Device, optimizer_from_bytes, optimizer_to_bytes};
+use shashki_net::{
+    Device, NetEvaluator, load_checkpoint_or_model, optimizer_from_bytes, optimizer_to_bytes,
+};
 use shashki_nnue::train::{NnueBatch, NnueModel, train_step};
 use shashki_nnue::{Architecture, FloatNet, NnueCheckpoint, NnueEval, QuantNet, save_model};
+use shashki_rules::MoveList;
+use shashki_search::{EvalRequest, Evaluation};
 use shashki_selfplay::{AbSelfPlayLimits, AbSelfPlayer, ChunkSink, Sample, SelfPlayStats};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -127,6 +133,8 @@ impl Trainee for NnueLearner {
 pub struct NnueFamily {
     player: AbSelfPlayer,
     device: Device,
+    /// `[nnue] label_model`: the network whose value labels the samples.
+    labeller: Option<NetEvaluator>,
 }
 
 impl NnueFamily {
@@ -146,8 +154,49 @@ impl NnueFamily {
         let rules = config.game_rules();
         let mut player = AbSelfPlayer::new(config.selfplay.clone(), limits, rules, seed)?;
         player.set_stop(stop);
-        Ok(NnueFamily { player, device })
+        let labeller = match &config.nnue.label_model {
+            Some(path) => {
+                let checkpoint = load_checkpoint_or_model(Path::new(path))?;
+                let net = checkpoint.inference_net(&Device::flex())?;
+                Some(NetEvaluator::new(net, LABEL_BATCH))
+            }
+            None => None,
+        };
+        Ok(NnueFamily {
+            player,
+            device,
+            labeller,
+        })
     }
+}
+
+/// Positions per network call when labelling.
+const LABEL_BATCH: usize = 256;
+
+/// Replaces each sample's root W/D/L (the search's score) by `net`'s
+/// value of its position and draw state.
+fn label_samples(net: &NetEvaluator, samples: &mut [Sample]) -> Result<(), RunError> {
+    let moves: Vec<MoveList> = samples.iter().map(|s| s.position.legal_moves()).collect();
+    let requests: Vec<EvalRequest<'_>> = samples
+        .iter()
+        .zip(&moves)
+        .map(|(s, moves)| EvalRequest {
+            position: &s.position,
+            draw_state: s.draw_state,
+            moves: moves.as_slice(),
+        })
+        .collect();
+    let mut values = vec![Evaluation::default(); requests.len()];
+    for (batch, out) in requests
+        .chunks(LABEL_BATCH)
+        .zip(values.chunks_mut(LABEL_BATCH))
+    {
+        net.try_evaluate(batch, out)?;
+    }
+    for (sample, value) in samples.iter_mut().zip(values) {
+        sample.root_wdl = [value.wdl.win, value.wdl.draw, value.wdl.loss];
+    }
+    Ok(())
 }
 
 fn architecture(config: &RunConfig) -> Result<Architecture, RunError> {
@@ -208,9 +257,21 @@ impl Family for NnueFamily {
         };
         let eval = NnueEval::new(Arc::new(net), "nnue self-play");
         let mut writer = GameWriter::new(sink, observer, games);
-        let stats = self.player.play(&eval, games, |g| writer.push(g))?;
+        let mut label_error = None;
+        let labeller = self.labeller.as_ref();
+        let stats = self.player.play(&eval, games, |mut game| {
+            if let Some(net) = labeller
+                && let Err(e) = label_samples(net, &mut game.samples)
+            {
+                label_error.get_or_insert(e);
+            }
+            writer.push(game)
+        })?;
         writer.finish()?;
-        Ok(stats)
+        match label_error {
+            Some(e) => Err(e),
+            None => Ok(stats),
+        }
     }
 
     fn saved(

@@ -115,3 +115,53 @@ fn the_same_seed_plays_the_same_games() {
     std::fs::remove_dir_all(a).unwrap();
     std::fs::remove_dir_all(b).unwrap();
 }
+
+#[test]
+fn a_label_model_gives_the_samples_its_values() {
+    use shashki_net::{Checkpoint, Net, NetConfig, NetEvaluator, NetKind};
+    use shashki_search::{EvalRequest, Evaluation, Evaluator};
+
+    let dir = common::temp_dir("nnue-label");
+    let device = shashki_net::Device::flex();
+    let net = Net::init(&NetConfig::tiny_of(NetKind::Diag32), 11, &device).unwrap();
+    let label_path = dir.with_extension("label.shzk");
+    let checkpoint = Checkpoint::from_net(&net, 0, None).unwrap();
+    checkpoint.save(&label_path).unwrap();
+    let mut config = nnue_smoke_config();
+    config.nnue.label_model = Some(label_path.display().to_string());
+    train(
+        TrainOptions {
+            config,
+            run_dir: dir.clone(),
+            device: device.clone(),
+            generations: Some(1),
+            restart: false,
+            stop: Default::default(),
+        },
+        &mut Silent,
+        None,
+    )
+    .unwrap();
+
+    let samples = all_samples(&dir);
+    assert!(!samples.is_empty());
+    let labeller = NetEvaluator::new(checkpoint.inference_net(&device).unwrap(), 64);
+    for s in &samples {
+        let moves = s.position.legal_moves();
+        let request = EvalRequest {
+            position: &s.position,
+            draw_state: s.draw_state,
+            moves: moves.as_slice(),
+        };
+        let mut out = [Evaluation::default()];
+        labeller.evaluate(&[request], &mut out);
+        let wdl = out[0].wdl;
+        for (got, want) in s.root_wdl.iter().zip([wdl.win, wdl.draw, wdl.loss]) {
+            assert!((got - want).abs() < 1e-4, "{:?} vs {wdl:?}", s.root_wdl);
+        }
+    }
+    // The search's own scores have no draw share; the net's values do.
+    assert!(samples.iter().all(|s| s.root_wdl[1] > 0.0));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&label_path).unwrap();
+}
