@@ -222,6 +222,33 @@ fn exhaustive(game: &Game, depth: u32) -> Option<TbWdl> {
     }
 }
 
+/// Compares the probe of `pos` (fresh counters) with the exhaustive search
+/// to `depth`: `None` if the game is already over, else whether the search
+/// decided the value (the probe must then equal it).
+fn probe_equals_search(
+    tb: &Tablebases,
+    pos: Position,
+    material: Material,
+    depth: u32,
+) -> Option<bool> {
+    let game = Game::new(pos);
+    if game.outcome().is_some() {
+        return None;
+    }
+    let probe = tb.probe(&pos, game.counters()).expect("in the tables");
+    let Some(value) = exhaustive(&game, depth) else {
+        return Some(false);
+    };
+    assert_eq!(
+        probe.wdl,
+        value,
+        "{} ({})",
+        pos.to_fen(),
+        material.file_name()
+    );
+    Some(true)
+}
+
 #[test]
 fn the_tables_equal_an_exhaustive_alpha_beta_on_every_signature_up_to_four() {
     let tb = tables();
@@ -247,21 +274,9 @@ fn the_tables_equal_an_exhaustive_alpha_beta_on_every_signature_up_to_four() {
             };
             found += 1;
             for pos in [pos, pos.flipped()] {
-                let game = Game::new(pos);
-                if game.outcome().is_some() {
-                    continue;
-                }
-                let probe = tb.probe(&pos, game.counters()).expect("in the tables");
-                total += 1;
-                if let Some(value) = exhaustive(&game, depth) {
-                    decided += 1;
-                    assert_eq!(
-                        probe.wdl,
-                        value,
-                        "{} ({})",
-                        pos.to_fen(),
-                        material.file_name()
-                    );
+                if let Some(was_decided) = probe_equals_search(&tb, pos, material, depth) {
+                    total += 1;
+                    decided += usize::from(was_decided);
                 }
             }
         }
@@ -305,21 +320,9 @@ fn the_tables_equal_an_exhaustive_alpha_beta_on_random_five_piece_positions() {
         let Some(pos) = indexer.position(next() % indexer.len()) else {
             continue;
         };
-        let game = Game::new(pos);
-        if game.outcome().is_some() {
-            continue;
-        }
-        let probe = tb.probe(&pos, game.counters()).expect("in the tables");
-        total += 1;
-        if let Some(value) = exhaustive(&game, 8) {
-            decided += 1;
-            assert_eq!(
-                probe.wdl,
-                value,
-                "{} ({})",
-                pos.to_fen(),
-                material.file_name()
-            );
+        if let Some(was_decided) = probe_equals_search(&tb, pos, material, 8) {
+            total += 1;
+            decided += usize::from(was_decided);
         }
     }
     eprintln!("{decided} of {total} random 5-piece positions decided by the exhaustive search");
