@@ -518,62 +518,20 @@ fn run_generations<F: Family>(
         log_selfplay(&mut tb, &stats, learner.step(), observer);
 
         // Training, as far as the reuse budget allows.
-        let report = replay.refresh().map_err(|error| RunError::Io {
-            path: run.data_dir(),
-            error,
-        })?;
-        for reason in &report.skipped {
-            observer.message(&format!("skipping unusable chunk: {reason}"));
-        }
-        let steps_wanted = config.train.steps_per_generation;
-        observer.training_started(generation, steps_wanted);
-        let train_started = Instant::now();
-        let mut steps = 0;
-        let mut sums = [0f64; 3];
-        while steps < steps_wanted
-            && replay.can_draw(config.train.batch_size)
-            && !stop.load(Ordering::SeqCst)
-        {
-            let samples = replay.draw(
-                batch_seed(config.run.seed, learner.step()),
-                config.train.batch_size,
-            );
-            let report = learner.train_on(&samples)?;
-            steps += 1;
-            sums[0] += report.total as f64;
-            sums[1] += report.policy as f64;
-            sums[2] += report.value as f64;
-            observer.training_step(&report);
-            if report.step % config.run.log_every_steps.max(1) == 0 {
-                log_step(&mut tb, &report, observer);
-            }
-            if report.step % config.train.checkpoint_every_steps == 0 {
-                state.step = learner.step();
-                state.replay = replay.state();
-                store.save(&learner.checkpoint()?, &state)?;
-            }
-        }
-        let train_seconds = train_started.elapsed().as_secs_f64();
-        let train_rate = if train_seconds > 0.0 {
-            (steps * config.train.batch_size as u64) as f64 / train_seconds
-        } else {
-            0.0
+        let phase = TrainPhase {
+            store: &store,
+            run,
+            config: &config,
+            stop,
         };
-        tb_log(
+        let (steps, sums, train_rate) = phase.run(
+            generation,
+            &mut learner,
+            &mut replay,
+            &mut state,
             &mut tb,
             observer,
-            &[("train/samples_per_second", train_rate)],
-            learner.step(),
-        );
-        tb_log(
-            &mut tb,
-            observer,
-            &[
-                ("replay/window_samples", replay.len() as f64),
-                ("replay/total_samples", replay.total_samples() as f64),
-            ],
-            learner.step(),
-        );
+        )?;
 
         if stop.load(Ordering::SeqCst) {
             // Training was cut short after a whole step: save it; the
@@ -602,38 +560,20 @@ fn run_generations<F: Family>(
             let keeper = gatekeeper
                 .as_deref_mut()
                 .expect("gating implies a gatekeeper");
-            let best_path = store
-                .promoted()?
-                .last()
-                .map(|(_, p)| p.clone())
-                .ok_or_else(|| RunError::Gate("no promoted network to gate against".into()))?;
-            let mut log = |line: &str| observer.message(line);
-            let v = keeper
-                .gate(&config, &last_checkpoint, &best_path, &mut log)
-                .map_err(RunError::Gate)?;
-            if v.passed {
-                store.promote(&checkpoint)?;
-                state.best_step = state.step;
-                state.best_elo += v.elo;
-                store.save(&checkpoint, &state)?;
-                family.saved(&checkpoint, run, true)?;
-            }
-            tb_log(
+            let phase = GatePhase {
+                store: &store,
+                run,
+                config: &config,
+            };
+            verdict = Some(phase.run(
+                keeper,
+                &mut family,
+                &checkpoint,
+                &last_checkpoint,
+                &mut state,
                 &mut tb,
                 observer,
-                &[
-                    ("gating/passed", if v.passed { 1.0 } else { 0.0 }),
-                    ("gating/score", v.score),
-                    ("gating/elo", v.elo),
-                    ("gating/games", v.games as f64),
-                    ("gating/best_elo", state.best_elo),
-                ],
-                state.step,
-            );
-            if let Some(llr) = v.llr {
-                tb_log(&mut tb, observer, &[("gating/llr", llr)], state.step);
-            }
-            verdict = Some(v);
+            )?);
         } else if !gating {
             state.best_step = state.step;
         }
@@ -662,6 +602,144 @@ fn run_generations<F: Family>(
         checkpoint: last_checkpoint,
         stopped,
     })
+}
+
+/// The training half of a generation: optimiser steps on the replay window
+/// as far as its reuse budget allows, with checkpoints on the way.
+struct TrainPhase<'a, C: CheckpointFile> {
+    store: &'a CheckpointStore<C>,
+    run: &'a RunDir,
+    config: &'a RunConfig,
+    stop: &'a AtomicBool,
+}
+
+impl<C: CheckpointFile> TrainPhase<'_, C> {
+    /// Returns the steps taken, the sums of their three losses and the
+    /// samples trained per second.
+    fn run<L: Trainee<Checkpoint = C>>(
+        &self,
+        generation: u64,
+        learner: &mut L,
+        replay: &mut ReplayWindow,
+        state: &mut LearnerState,
+        tb: &mut TbLogger,
+        observer: &mut dyn Observer,
+    ) -> Result<(u64, [f64; 3], f64), RunError> {
+        let (config, stop) = (self.config, self.stop);
+        let report = replay.refresh().map_err(|error| RunError::Io {
+            path: self.run.data_dir(),
+            error,
+        })?;
+        for reason in &report.skipped {
+            observer.message(&format!("skipping unusable chunk: {reason}"));
+        }
+        let steps_wanted = config.train.steps_per_generation;
+        observer.training_started(generation, steps_wanted);
+        let train_started = Instant::now();
+        let mut steps = 0;
+        let mut sums = [0f64; 3];
+        while steps < steps_wanted
+            && replay.can_draw(config.train.batch_size)
+            && !stop.load(Ordering::SeqCst)
+        {
+            let samples = replay.draw(
+                batch_seed(config.run.seed, learner.step()),
+                config.train.batch_size,
+            );
+            let report = learner.train_on(&samples)?;
+            steps += 1;
+            sums[0] += report.total as f64;
+            sums[1] += report.policy as f64;
+            sums[2] += report.value as f64;
+            observer.training_step(&report);
+            if report.step % config.run.log_every_steps.max(1) == 0 {
+                log_step(tb, &report, observer);
+            }
+            if report.step % config.train.checkpoint_every_steps == 0 {
+                state.step = learner.step();
+                state.replay = replay.state();
+                self.store.save(&learner.checkpoint()?, state)?;
+            }
+        }
+        let train_seconds = train_started.elapsed().as_secs_f64();
+        let train_rate = if train_seconds > 0.0 {
+            (steps * config.train.batch_size as u64) as f64 / train_seconds
+        } else {
+            0.0
+        };
+        tb_log(
+            tb,
+            observer,
+            &[("train/samples_per_second", train_rate)],
+            learner.step(),
+        );
+        tb_log(
+            tb,
+            observer,
+            &[
+                ("replay/window_samples", replay.len() as f64),
+                ("replay/total_samples", replay.total_samples() as f64),
+            ],
+            learner.step(),
+        );
+        Ok((steps, sums, train_rate))
+    }
+}
+
+/// The gate of a generation: the arena plays the new checkpoint against the
+/// best promoted one; a pass promotes it.
+struct GatePhase<'a, C: CheckpointFile> {
+    store: &'a CheckpointStore<C>,
+    run: &'a RunDir,
+    config: &'a RunConfig,
+}
+
+impl<C: CheckpointFile> GatePhase<'_, C> {
+    #[allow(clippy::too_many_arguments)] // the loop's state, lent for one gate
+    fn run<F: Family<Checkpoint = C>>(
+        &self,
+        keeper: &mut dyn Gatekeeper,
+        family: &mut F,
+        checkpoint: &C,
+        checkpoint_path: &Path,
+        state: &mut LearnerState,
+        tb: &mut TbLogger,
+        observer: &mut dyn Observer,
+    ) -> Result<GateVerdict, RunError> {
+        let (store, run, config) = (self.store, self.run, self.config);
+        let best_path = store
+            .promoted()?
+            .last()
+            .map(|(_, p)| p.clone())
+            .ok_or_else(|| RunError::Gate("no promoted network to gate against".into()))?;
+        let mut log = |line: &str| observer.message(line);
+        let v = keeper
+            .gate(config, checkpoint_path, &best_path, &mut log)
+            .map_err(RunError::Gate)?;
+        if v.passed {
+            store.promote(checkpoint)?;
+            state.best_step = state.step;
+            state.best_elo += v.elo;
+            store.save(checkpoint, state)?;
+            family.saved(checkpoint, run, true)?;
+        }
+        tb_log(
+            tb,
+            observer,
+            &[
+                ("gating/passed", if v.passed { 1.0 } else { 0.0 }),
+                ("gating/score", v.score),
+                ("gating/elo", v.elo),
+                ("gating/games", v.games as f64),
+                ("gating/best_elo", state.best_elo),
+            ],
+            state.step,
+        );
+        if let Some(llr) = v.llr {
+            tb_log(tb, observer, &[("gating/llr", llr)], state.step);
+        }
+        Ok(v)
+    }
 }
 
 /// Logs scalars; a tensorboard failure is reported once and logging stops,
