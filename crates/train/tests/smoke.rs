@@ -7,17 +7,14 @@ use shashki_net::{Checkpoint, NetKind};
 use shashki_selfplay::{list_chunks, read_chunk};
 use shashki_train::checkpoints::CheckpointStore;
 use shashki_train::tblog::{event_files, read_scalars};
-use shashki_train::{RunDir, Silent, TrainOptions, train};
+use shashki_train::{RunConfig, RunDir, RunSummary, Silent, TrainOptions, train};
 
-#[test]
-fn smoke_config_runs_end_to_end() {
-    let dir = common::temp_dir("smoke");
-    let config = common::smoke_config();
-    let steps_per_generation = config.train.steps_per_generation;
-    let summary = train(
+/// One generation of `config` in `dir` on the CPU.
+fn one_generation(config: RunConfig, dir: &std::path::Path) -> RunSummary {
+    train(
         TrainOptions {
             config,
-            run_dir: dir.clone(),
+            run_dir: dir.to_path_buf(),
             device: shashki_net::device_from_name("cpu").unwrap(),
             generations: Some(1),
             restart: false,
@@ -26,7 +23,15 @@ fn smoke_config_runs_end_to_end() {
         &mut Silent,
         None,
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn smoke_config_runs_end_to_end() {
+    let dir = common::temp_dir("smoke");
+    let config = common::smoke_config();
+    let steps_per_generation = config.train.steps_per_generation;
+    let summary = one_generation(config, &dir);
     assert_eq!(summary.state.generation, 1);
     assert_eq!(
         summary.state.step, steps_per_generation,
@@ -119,19 +124,7 @@ fn the_diagonal_net_runs_the_whole_pipeline() {
     let dir = common::temp_dir("smoke-diag");
     let mut config = common::smoke_config();
     config.net.kind = NetKind::Diag32;
-    let summary = train(
-        TrainOptions {
-            config,
-            run_dir: dir.clone(),
-            device: shashki_net::device_from_name("cpu").unwrap(),
-            generations: Some(1),
-            restart: false,
-            stop: Default::default(),
-        },
-        &mut Silent,
-        None,
-    )
-    .unwrap();
+    let summary = one_generation(config, &dir);
     assert_eq!(summary.state.generation, 1);
     assert!(summary.state.games >= 4 && summary.state.step > 0);
     let store = CheckpointStore::open(RunDir::new(&dir).checkpoint_dir(), 10).unwrap();
