@@ -301,7 +301,7 @@ impl PlayerFactory {
         };
         let nnue = match &spec.kind {
             PlayerKind::Nnue { path, .. } => Some(Arc::new(
-                shashki_nnue::load_quantized(path).map_err(|e| PlayerError {
+                shashki_nnue::load_engine_net(path).map_err(|e| PlayerError {
                     name: spec.name.clone(),
                     reason: e.to_string(),
                 })?,

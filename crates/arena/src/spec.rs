@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `random` | uniform random legal moves |
 //! | `ab:depth=4`, `ab:movetime=100`, `ab:nodes=20000` | the reference alpha-beta engine (default depth 4) |
-//! | `nnue:models/x@depth=6`, `@movetime=100`, `@nodes=N` | alpha-beta with an NNUE model folder as its evaluation (default depth 4) |
+//! | `nnue:models/x@depth=6`, `@movetime=100`, `@nodes=N` | alpha-beta with an NNUE model folder (or a training checkpoint) as its evaluation (default depth 4) |
 //! | `mcts:sims=64[,gumbel][,rollouts=2][,leaves=1]`, `mcts:movetime=1000[,threads=2]` | MCTS over random playouts (default 64 simulations, PUCT) |
 //! | `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64]`, `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16]` | a network checkpoint (file) or exported model (folder) with MCTS |
 //! | `ext:"/path/engine --opt"[@movetime=100][,depth=N][,nodes=N][,timeout=5000]` | an external engine over the line protocol |

@@ -60,13 +60,16 @@ pub fn default_anchor(names: &[String]) -> Option<(String, f64)> {
         .or_else(|| names.first().map(|n| (n.clone(), 0.0)))
 }
 
-/// Expands a `*` in the last path component of `net:` specs into every
-/// matching checkpoint (`net:runs/a/ckpt-*@sims=64`), in natural order
-/// (`ckpt-9` before `ckpt-10`). Other specs pass through.
+/// Expands a `*` in the last path component of `net:` and `nnue:` specs
+/// into every matching checkpoint (`net:runs/a/ckpt-*@sims=64`), in
+/// natural order (`ckpt-9` before `ckpt-10`). Other specs pass through.
 pub fn expand_wildcards(specs: &[String]) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for spec in specs {
-        let Some(rest) = spec.strip_prefix("net:") else {
+        let Some((prefix, rest)) = ["net:", "nnue:"]
+            .into_iter()
+            .find_map(|p| spec.strip_prefix(p).map(|rest| (p, rest)))
+        else {
             out.push(spec.clone());
             continue;
         };
@@ -108,8 +111,8 @@ pub fn expand_wildcards(specs: &[String]) -> Result<Vec<String>, String> {
         }
         for m in matches {
             out.push(match opts {
-                Some(o) => format!("net:{}@{o}", m.display()),
-                None => format!("net:{}", m.display()),
+                Some(o) => format!("{prefix}{}@{o}", m.display()),
+                None => format!("{prefix}{}", m.display()),
             });
         }
     }
@@ -149,18 +152,20 @@ fn natural_key(path: &Path) -> (String, u64, String) {
     (name[..digits_at].to_string(), number, name)
 }
 
-/// Training steps of a player: for a network, the step recorded in its
-/// checkpoint; `None` for other players.
+/// Training steps of a player: for a network (MCTS or NNUE), the step
+/// recorded in its checkpoint or model; `None` for other players.
 pub fn training_steps(spec: &PlayerSpec) -> Option<u64> {
-    match &spec.kind {
-        PlayerKind::Net { path, .. } => crate::net::checkpoint_steps(path).ok().or_else(|| {
-            // Fall back to the number ending the file name (`ckpt-120`).
-            let name = path.file_name()?.to_string_lossy().into_owned();
-            let digits_at = name.rfind(|c: char| !c.is_ascii_digit())? + 1;
-            name[digits_at..].parse().ok()
-        }),
-        _ => None,
-    }
+    let (recorded, path) = match &spec.kind {
+        PlayerKind::Net { path, .. } => (crate::net::checkpoint_steps(path).ok(), path),
+        PlayerKind::Nnue { path, .. } => (shashki_nnue::training_step(path).ok(), path),
+        _ => return None,
+    };
+    recorded.or_else(|| {
+        // Fall back to the number ending the file name (`ckpt-120`).
+        let name = path.file_stem()?.to_string_lossy().into_owned();
+        let digits_at = name.rfind(|c: char| !c.is_ascii_digit())? + 1;
+        name[digits_at..].parse().ok()
+    })
 }
 
 /// The training run every network player comes from, if they share one:
@@ -170,7 +175,9 @@ pub fn training_steps(spec: &PlayerSpec) -> Option<u64> {
 /// one is asked for.
 pub fn common_run_dir(specs: &[PlayerSpec]) -> Option<PathBuf> {
     let mut dirs = specs.iter().filter_map(|s| match &s.kind {
-        PlayerKind::Net { path, .. } => Some(path.parent().unwrap_or(Path::new(".")).to_path_buf()),
+        PlayerKind::Net { path, .. } | PlayerKind::Nnue { path, .. } => {
+            Some(path.parent().unwrap_or(Path::new(".")).to_path_buf())
+        }
         _ => None,
     });
     let first = dirs.next()?;
@@ -246,6 +253,9 @@ mod tests {
                 "random"
             ]
         );
+        let nnue = expand_wildcards(&[format!("nnue:{}/ckpt-1*@depth=2", dir.display())]).unwrap();
+        assert_eq!(nnue.len(), 2);
+        assert!(nnue[0].starts_with("nnue:") && nnue[0].ends_with("ckpt-10@depth=2"));
         assert!(expand_wildcards(&[format!("net:{}/zzz*", dir.display())]).is_err());
         assert!(glob_match("a*b*c", "aXbYc") && !glob_match("a*b", "ab-"));
         std::fs::remove_dir_all(&dir).unwrap();

@@ -22,7 +22,8 @@ use std::time::Duration;
 pub enum EngineChoice {
     /// `ab`: the reference alpha-beta engine.
     AlphaBeta,
-    /// `nnue:PATH`: alpha-beta with an NNUE model folder as its evaluation.
+    /// `nnue:PATH`: alpha-beta with an NNUE model folder (or a training
+    /// checkpoint) as its evaluation.
     Nnue(PathBuf),
     /// `mcts`: Monte-Carlo tree search with random-rollout evaluation.
     Mcts,

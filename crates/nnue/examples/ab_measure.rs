@@ -3,7 +3,11 @@
 //! to depth on 1 and 2 threads, and late move reductions on against off in
 //! games at equal nodes per move.
 //!
-//! `cargo run --release -p shashki-nnue --example ab_measure [GAMES]`
+//! `cargo run --release --example ab_measure -- [PAIRS] [MODEL] [DEPTH]`:
+//! PAIRS opening pairs of the LMR match (0: none; default 20), the NNUE
+//! model folder (default: an untrained net, which costs what a trained one
+//! costs, though its trees differ), and the depth of the timed searches
+//! (default 12).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -11,24 +15,29 @@ use shashki_nnue::{Architecture, FloatNet, Kernels, NnueEval, QuantNet};
 use shashki_rules::{Game, GameResult, Position};
 use shashki_search::alphabeta::StaticEval;
 use shashki_search::{AbConfig, AlphaBeta, SearchLimits};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-fn nnue() -> Box<dyn StaticEval> {
-    let net = QuantNet::quantize(&FloatNet::random(&Architecture::default(), 1).unwrap());
-    Box::new(NnueEval::new(Arc::new(net), "untrained"))
+fn nnue(model: Option<&Path>) -> Box<dyn StaticEval> {
+    match model {
+        Some(dir) => Box::new(shashki_nnue::load_evaluator(dir).expect("a readable model folder")),
+        None => {
+            let net = QuantNet::quantize(&FloatNet::random(&Architecture::default(), 1).unwrap());
+            Box::new(NnueEval::new(Arc::new(net), "untrained"))
+        }
+    }
 }
 
-fn engine(nnue_eval: bool, threads: usize, lmr: bool) -> AlphaBeta {
+fn engine(nnue_eval: Option<Option<&Path>>, threads: usize, lmr: bool) -> AlphaBeta {
     let config = AbConfig {
         threads,
         lmr,
         ..AbConfig::default()
     };
-    if nnue_eval {
-        AlphaBeta::with_eval(config, nnue())
-    } else {
-        AlphaBeta::new(config)
+    match nnue_eval {
+        Some(model) => AlphaBeta::with_eval(config, nnue(model)),
+        None => AlphaBeta::new(config),
     }
 }
 
@@ -46,29 +55,28 @@ fn time_search(engine: &mut AlphaBeta, game: &Game, depth: u32) -> (u64, f64) {
     best
 }
 
-fn speed() {
+fn speed(model: Option<&Path>, depth: u32) {
     let positions = [
-        ("start", Position::startpos(), 12),
+        ("start", Position::startpos()),
         (
             "middlegame",
             Position::from_fen(
                 "W:Wa1,c1,e1,b2,d2,h2,c3,e3,g3,d4,f4:Ba7,c7,e7,g7,b6,d6,f6,h6,a5,c5,g5",
             )
             .unwrap(),
-            12,
         ),
     ];
     println!("| position | depth | eval | threads | nodes | time | nodes/s |");
     println!("|---|---|---|---|---|---|---|");
-    for (name, pos, depth) in positions {
+    for (name, pos) in positions {
         let game = Game::new(pos);
-        for nnue_eval in [false, true] {
+        for nnue_eval in [None, Some(model)] {
             for threads in [1, 2] {
                 let mut e = engine(nnue_eval, threads, false);
                 let (nodes, secs) = time_search(&mut e, &game, depth);
                 println!(
                     "| {name} | {depth} | {} | {threads} | {nodes} | {:.0} ms | {:.2} M |",
-                    if nnue_eval { "nnue" } else { "hand" },
+                    if nnue_eval.is_some() { "nnue" } else { "hand" },
                     secs * 1e3,
                     nodes as f64 / secs / 1e6
                 );
@@ -105,7 +113,7 @@ fn lmr_match(pairs: usize) {
         ..SearchLimits::default()
     };
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let (mut with, mut without) = (engine(false, 1, true), engine(false, 1, false));
+    let (mut with, mut without) = (engine(None, 1, true), engine(None, 1, false));
     let mut points = 0.0;
     let mut wdl = [0; 3];
     let start = Instant::now();
@@ -150,7 +158,7 @@ fn lmr_match(pairs: usize) {
     // Time to depth with and without LMR.
     let game = Game::new(Position::startpos());
     for lmr in [false, true] {
-        let (nodes, secs) = time_search(&mut engine(false, 1, lmr), &game, 14);
+        let (nodes, secs) = time_search(&mut engine(None, 1, lmr), &game, 14);
         println!(
             "start depth 14, lmr {lmr}: {nodes} nodes, {:.0} ms",
             secs * 1e3
@@ -160,10 +168,13 @@ fn lmr_match(pairs: usize) {
 
 /// Nanoseconds per evaluation: one move pushed, evaluated and popped
 /// (incremental) against a full refresh, for each kernel implementation.
-fn evaluation_cost() {
-    let net = Arc::new(QuantNet::quantize(
-        &FloatNet::random(&Architecture::default(), 1).unwrap(),
-    ));
+fn evaluation_cost(model: Option<&Path>) {
+    let net = match model {
+        Some(dir) => Arc::new(shashki_nnue::load_quantized(dir).expect("a readable model folder")),
+        None => Arc::new(QuantNet::quantize(
+            &FloatNet::random(&Architecture::default(), 1).unwrap(),
+        )),
+    };
     let pos =
         Position::from_fen("W:Wa1,c1,e1,b2,f2,c3,e3,g3,d4:Bb6,d6,f6,h6,a7,e7,g7,d8,h8").unwrap();
     let moves = pos.legal_moves();
@@ -195,11 +206,17 @@ fn evaluation_cost() {
 }
 
 fn main() {
-    let pairs = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(20);
-    evaluation_cost();
-    speed();
-    lmr_match(pairs);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let pairs = args
+        .first()
+        .map_or(20, |a| a.parse().expect("PAIRS: a number"));
+    let model = args.get(1).map(PathBuf::from);
+    let depth = args
+        .get(2)
+        .map_or(12, |a| a.parse().expect("DEPTH: a number"));
+    evaluation_cost(model.as_deref());
+    speed(model.as_deref(), depth);
+    if pairs > 0 {
+        lmr_match(pairs);
+    }
 }

@@ -11,7 +11,8 @@
 //! - [`NnueEval`]: the search's [`StaticEval`](shashki_search::alphabeta::StaticEval)
 //!   with a lazily updated accumulator stack.
 //! - [`save_model`] / [`load_quantized`] / [`load_float`]: the model folder
-//!   (`model.json` + float and quantized safetensors, checksummed).
+//!   (`model.json` + float and quantized safetensors, checksummed);
+//!   [`load_engine_net`] also takes a training checkpoint.
 //! - [`NnueCheckpoint`]: a training checkpoint (float weights, step,
 //!   optimiser state) in one checksummed file.
 //! - [`train`]: the same float architecture in burn, for training (the
@@ -38,9 +39,41 @@ pub use simd::Kernels;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Loads a model folder as a ready evaluator for the alpha-beta engine.
+/// Whether `path` names a checkpoint file rather than a model folder (or
+/// the folder's `model.json`).
+fn is_checkpoint_file(path: &Path) -> bool {
+    path.is_file()
+        && path
+            .file_name()
+            .is_none_or(|name| name != file::MODEL_JSON_FILE)
+}
+
+/// The engine's integer network from a model folder (or its `model.json`)
+/// or a training checkpoint file. A checkpoint's float weights are
+/// quantized as [`save_model`] would, so a checkpoint plays exactly like
+/// its export: a run's checkpoints can be rated without exporting each.
+pub fn load_engine_net(path: &Path) -> Result<QuantNet, NnueError> {
+    if is_checkpoint_file(path) {
+        Ok(QuantNet::quantize(&NnueCheckpoint::load(path)?.net))
+    } else {
+        load_quantized(path)
+    }
+}
+
+/// Training steps behind the network at `path` (a checkpoint file or a
+/// model folder).
+pub fn training_step(path: &Path) -> Result<u64, NnueError> {
+    if is_checkpoint_file(path) {
+        Ok(NnueCheckpoint::load(path)?.step)
+    } else {
+        Ok(read_model_json(path)?.training_step)
+    }
+}
+
+/// Loads a model folder or checkpoint as a ready evaluator for the
+/// alpha-beta engine.
 pub fn load_evaluator(path: &Path) -> Result<NnueEval, NnueError> {
-    let net = load_quantized(path)?;
+    let net = load_engine_net(path)?;
     Ok(NnueEval::new(
         Arc::new(net),
         format!("nnue {}", path.display()),

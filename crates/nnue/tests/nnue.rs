@@ -8,7 +8,8 @@ use rand_chacha::ChaCha8Rng;
 use shashki_nnue::features::PERSPECTIVES;
 use shashki_nnue::file::{FLOAT_FILE, MODEL_JSON_FILE, QUANTIZED_FILE};
 use shashki_nnue::{
-    Architecture, FloatNet, Kernels, NnueEval, QuantNet, load_float, load_quantized, save_model,
+    Architecture, FloatNet, Kernels, NnueCheckpoint, NnueEval, QuantNet, load_engine_net,
+    load_float, load_quantized, save_model, training_step,
 };
 use shashki_rules::{Game, Position};
 use shashki_search::alphabeta::StaticEval;
@@ -186,6 +187,31 @@ fn model_folder_round_trips() {
     assert_eq!(load_quantized(&dir).unwrap(), QuantNet::quantize(&net));
     // The model.json path works as well as the folder.
     assert!(load_quantized(&dir.join(MODEL_JSON_FILE)).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_checkpoint_plays_exactly_like_its_export() {
+    let dir = temp_dir("checkpoint-engine");
+    let net = random_net(11);
+    save_model(&net, 77, &dir.join("model")).unwrap();
+    let file = dir.join("ckpt-000000077.shzk");
+    let checkpoint = NnueCheckpoint {
+        net,
+        step: 77,
+        optimizer: None,
+    };
+    checkpoint.save(&file).unwrap();
+    assert_eq!(
+        load_engine_net(&file).unwrap(),
+        load_quantized(&dir.join("model")).unwrap()
+    );
+    assert_eq!(training_step(&file).unwrap(), 77);
+    assert_eq!(training_step(&dir.join("model")).unwrap(), 77);
+    // A file that is neither names itself in the error.
+    std::fs::write(dir.join("junk"), b"not a checkpoint").unwrap();
+    let err = load_engine_net(&dir.join("junk")).unwrap_err().to_string();
+    assert!(err.contains("junk"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
