@@ -7,16 +7,15 @@ mod common;
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
 use common::{
-    evaluate_all, inputs, max_abs, random_batch_norm_net, random_positions, temp_dir,
+    evaluate_all, fixed_batch, inputs, max_abs, random_batch_norm_net, random_positions, temp_dir,
     tiny_of_every_kind, values,
 };
 use shashki_net::model::{kind_of_tensors, tensor_shapes};
 use shashki_net::{
     Checkpoint, Device, INPUT_LEN, InferenceNet, LossWeights, Net, NetConfig, NetError,
-    NetEvaluator, NetKind, POLICY_LEN, SampleBatch, adam, export_model, import_model,
-    parameter_count, train_step,
+    NetEvaluator, NetKind, POLICY_LEN, adam, export_model, import_model, parameter_count,
+    train_step,
 };
-use shashki_rules::{DrawState, Position};
 use std::path::PathBuf;
 
 fn diag() -> NetConfig {
@@ -138,28 +137,6 @@ fn a_diagonal_convolution_sees_its_diagonal_neighbours_only() {
         squares_reached_from(&jumps, 13),
         [4, 6, 9, 10, 13, 17, 18, 20, 22]
     );
-}
-
-fn fixed_batch(device: &Device) -> (Vec<Position>, shashki_net::TrainBatch) {
-    let positions = random_positions(5, 32);
-    let mut samples = SampleBatch::with_capacity(positions.len());
-    for (i, position) in positions.iter().enumerate() {
-        let moves = position.legal_moves();
-        let mut probs = vec![0.0; moves.len()];
-        if !probs.is_empty() {
-            probs[i % moves.len()] = 1.0;
-        }
-        let wdl = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]][i % 3];
-        samples.push(
-            position,
-            DrawState::default(),
-            moves.as_slice(),
-            &probs,
-            wdl,
-            40.0,
-        );
-    }
-    (positions, samples.to_tensors(device))
 }
 
 #[test]

@@ -5,13 +5,13 @@ mod common;
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
 use common::{
-    evaluate_all, evaluate_with, inputs, max_abs, max_diff, net_with_random_batch_norm,
-    random_positions, tiny, values,
+    evaluate_all, evaluate_with, fixed_batch, inputs, max_abs, max_diff,
+    net_with_random_batch_norm, random_positions, tiny, values,
 };
 use shashki_net::model::tensor_shapes;
 use shashki_net::{
     Checkpoint, Device, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator, NetOutput,
-    POLICY_LEN, SampleBatch, TrainBatch, adam, compute_losses, parameter_count, train_step,
+    POLICY_LEN, TrainBatch, adam, compute_losses, parameter_count, train_step,
 };
 use shashki_rules::DrawState;
 use shashki_search::Evaluator;
@@ -162,26 +162,8 @@ fn training_steps_lower_the_loss_on_a_fixed_batch() {
     let device = Device::flex().autodiff();
     let mut net = Net::init(&tiny(), 5, &device).unwrap();
     let mut optimizer = adam();
-    let positions = random_positions(5, 32);
-    let mut samples = SampleBatch::with_capacity(positions.len());
-    for (i, position) in positions.iter().enumerate() {
-        let moves = position.legal_moves();
-        let mut probs = vec![0.0; moves.len()];
-        if !probs.is_empty() {
-            probs[i % moves.len()] = 1.0;
-        }
-        let wdl = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]][i % 3];
-        samples.push(
-            position,
-            DrawState::default(),
-            moves.as_slice(),
-            &probs,
-            wdl,
-            40.0,
-        );
-    }
-    assert_eq!(samples.len(), 32);
-    let batch = samples.to_tensors(&device);
+    let (positions, batch) = fixed_batch(&device);
+    assert_eq!(batch.wdl_target.dims()[0], 32);
     let weights = LossWeights::default();
     let mut first = None;
     let mut last = 0.0;

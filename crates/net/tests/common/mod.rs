@@ -7,7 +7,8 @@ use rand_chacha::ChaCha8Rng;
 #[allow(unused_imports)] // not every test binary uses it
 pub use shashki_net::random_positions;
 use shashki_net::{
-    Device, INPUT_LEN, NamedTensor, Net, NetConfig, NetEvaluator, NetKind, encode_input,
+    Device, INPUT_LEN, NamedTensor, Net, NetConfig, NetEvaluator, NetKind, SampleBatch,
+    encode_input,
 };
 use shashki_rules::{DrawState, Position};
 use shashki_search::{EvalRequest, Evaluation};
@@ -137,4 +138,28 @@ pub fn max_abs(a: &[f32], b: &[f32]) -> f32 {
         .zip(b)
         .map(|(x, y)| (x - y).abs())
         .fold(0.0, f32::max)
+}
+
+/// A fixed batch of 32 samples from 5 random playouts: one-hot policies
+/// cycling through the moves, W/D/L cycling through win, draw and loss.
+pub fn fixed_batch(device: &Device) -> (Vec<Position>, shashki_net::TrainBatch) {
+    let positions = random_positions(5, 32);
+    let mut samples = SampleBatch::with_capacity(positions.len());
+    for (i, position) in positions.iter().enumerate() {
+        let moves = position.legal_moves();
+        let mut probs = vec![0.0; moves.len()];
+        if !probs.is_empty() {
+            probs[i % moves.len()] = 1.0;
+        }
+        let wdl = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]][i % 3];
+        samples.push(
+            position,
+            DrawState::default(),
+            moves.as_slice(),
+            &probs,
+            wdl,
+            40.0,
+        );
+    }
+    (positions, samples.to_tensors(device))
 }
