@@ -65,12 +65,15 @@ fn s_static(path: PathBuf) -> &'static str {
     )
 }
 
-fn tiny_checkpoint(path: &Path) {
+/// Writes a tiny untrained checkpoint as `dir/tiny.shzk` and returns its path.
+fn tiny_checkpoint_in(dir: &Path) -> PathBuf {
+    let path = dir.join("tiny.shzk");
     let net = Net::init(&NetConfig::tiny(), 3, &Device::flex()).unwrap();
     Checkpoint::from_net(&net, 5, None)
         .unwrap()
-        .save(path)
+        .save(&path)
         .unwrap();
+    path
 }
 
 /// Waits for `child` at most `limit`; kills it and fails the test if it
@@ -170,8 +173,7 @@ fn messages_say_what_is_wrong() {
 #[test]
 fn export_and_import_refuse_to_overwrite_without_force() {
     let dir = temp_dir("overwrite");
-    let ckpt = dir.join("tiny.shzk");
-    tiny_checkpoint(&ckpt);
+    let ckpt = tiny_checkpoint_in(&dir);
     let model = dir.join("model");
     let export = |force: bool| {
         let mut args = vec!["export", "--checkpoint", s(&ckpt), "--out", s(&model)];
@@ -192,7 +194,7 @@ fn export_and_import_refuse_to_overwrite_without_force() {
     assert!(!ok && err.contains("is a file"), "{err}");
 
     let target = dir.join("live.shzk");
-    tiny_checkpoint(&target);
+    std::fs::copy(&ckpt, &target).unwrap();
     let before = std::fs::read(&target).unwrap();
     let import = |force: bool| {
         let mut args = vec!["import", "--model", s(&model), "--out", s(&target)];
@@ -223,8 +225,7 @@ fn export_and_import_refuse_to_overwrite_without_force() {
 #[test]
 fn eval_refuses_a_corrupt_model() {
     let dir = temp_dir("corrupt-model");
-    let ckpt = dir.join("tiny.shzk");
-    tiny_checkpoint(&ckpt);
+    let ckpt = tiny_checkpoint_in(&dir);
     let model = dir.join("model");
     assert!(shashki(&["export", "--checkpoint", s(&ckpt), "--out", s(&model)]).0);
     let weights = model.join("model.safetensors");
@@ -370,8 +371,7 @@ fn games_are_recorded_as_they_end_and_a_rerun_resumes() {
 #[test]
 fn rating_an_exported_model_draws_no_plot_beside_it() {
     let dir = temp_dir("plot");
-    let ckpt = dir.join("tiny.shzk");
-    tiny_checkpoint(&ckpt);
+    let ckpt = tiny_checkpoint_in(&dir);
     let models = dir.join("models");
     let model = models.join("tiny");
     assert!(shashki(&["export", "--checkpoint", s(&ckpt), "--out", s(&model)]).0);

@@ -5,13 +5,13 @@ mod common;
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
 use common::{
-    evaluate_all, evaluate_with, fixed_batch, inputs, max_abs, max_diff,
-    net_with_random_batch_norm, random_positions, tiny, values,
+    evaluate_all, evaluate_with, inputs, max_abs, max_diff, net_with_random_batch_norm,
+    overfit_fixed_batch, random_positions, tiny, values,
 };
 use shashki_net::model::tensor_shapes;
 use shashki_net::{
-    Checkpoint, Device, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator, NetOutput,
-    POLICY_LEN, TrainBatch, adam, compute_losses, parameter_count, train_step,
+    Device, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator, NetOutput, POLICY_LEN,
+    TrainBatch, compute_losses, parameter_count,
 };
 use shashki_rules::DrawState;
 use shashki_search::Evaluator;
@@ -159,25 +159,7 @@ fn losses_have_the_textbook_values() {
 
 #[test]
 fn training_steps_lower_the_loss_on_a_fixed_batch() {
-    let device = Device::flex().autodiff();
-    let mut net = Net::init(&tiny(), 5, &device).unwrap();
-    let mut optimizer = adam();
-    let (positions, batch) = fixed_batch(&device);
-    assert_eq!(batch.wdl_target.dims()[0], 32);
-    let weights = LossWeights::default();
-    let mut first = None;
-    let mut last = 0.0;
-    for _ in 0..15 {
-        let (next, losses) = train_step(net, &mut optimizer, &batch, 3e-3, &weights).unwrap();
-        net = next;
-        first.get_or_insert(losses.total);
-        last = losses.total;
-    }
-    let first = first.unwrap();
+    let run = overfit_fixed_batch(&tiny(), 15);
+    let (first, last) = (run.first, run.last);
     assert!(last < 0.8 * first, "loss {first} -> {last}");
-    // The trained net still saves and evaluates on a plain device.
-    let checkpoint = Checkpoint::from_net(&net, 15, None).unwrap();
-    let evaluator = NetEvaluator::new(checkpoint.inference_net(&Device::flex()).unwrap(), 8);
-    let evals = evaluate_all(&evaluator, &positions[..4]);
-    assert!(evals.iter().all(|e| e.wdl.win.is_finite()));
 }
