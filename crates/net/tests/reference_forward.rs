@@ -11,8 +11,10 @@ use common::{evaluate_all, random_batch_norm_net, random_positions, temp_dir, ti
 use shashki_net::{Checkpoint, Device, NetConfig, NetEvaluator, export_model};
 use shashki_rules::Position;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Command;
+use support::{python_ready, run_reference, script};
+
+#[path = "../../../tests/support/python_reference.rs"]
+mod support;
 
 /// Hand-picked positions: the rules digest's 12-move king capture, a man
 /// promoted mid-capture that goes on as a king, flying kings, Black to move.
@@ -26,35 +28,9 @@ const SPECIAL_FENS: &[&str] = &[
     "B:W18,19,K30:B11,12,K1",
 ];
 
-fn python_ready() -> Result<(), String> {
-    let out = Command::new("python3")
-        .args(["-c", "import numpy, safetensors"])
-        .output()
-        .map_err(|e| format!("python3 cannot be started: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "python3 lacks numpy or safetensors: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
-}
-
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/reference_forward.py")
-}
-
 #[test]
 fn python_reference_matches_the_evaluator() {
-    if let Err(why) = python_ready() {
-        // CI installs the packages and sets CI=true: there a skip is a failure.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the Python reference check cannot run under CI: {why}"
-        );
-        println!("SKIPPED python_reference_matches_the_evaluator: {why}");
-        println!("(install with: python3 -m pip install numpy safetensors)");
+    if !python_ready("python_reference_matches_the_evaluator") {
         return;
     }
     for (i, config) in tiny_of_every_kind().iter().enumerate() {
@@ -81,33 +57,13 @@ fn reference_difference(config: &NetConfig, test: &str) -> f64 {
         .map(|fen| Position::from_fen(fen).unwrap())
         .collect();
     positions.extend(random_positions(21, 300));
-    let fens: Vec<String> = positions.iter().map(Position::to_fen).collect();
-    let fens_file = dir.join("fens.txt");
-    std::fs::write(&fens_file, fens.join("\n")).unwrap();
-
-    let out = Command::new("python3")
-        .arg(script())
-        .arg("--model")
-        .arg(&model)
-        .arg("--fens-file")
-        .arg(&fens_file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "reference_forward.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), positions.len());
+    let lines = run_reference(&script("reference_forward.py"), &model, &positions, &dir);
 
     let evaluator = NetEvaluator::new(checkpoint.inference_net(&Device::flex()).unwrap(), 64);
     let ours = evaluate_all(&evaluator, &positions);
     let mut worst = 0.0f64;
-    for ((line, eval), (position, fen)) in lines.iter().zip(&ours).zip(positions.iter().zip(&fens))
-    {
-        let theirs: serde_json::Value = serde_json::from_str(line).unwrap();
+    for ((theirs, eval), position) in lines.iter().zip(&ours).zip(&positions) {
+        let fen = position.to_fen();
         let wdl: Vec<f64> = theirs["wdl"]
             .as_array()
             .unwrap()

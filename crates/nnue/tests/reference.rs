@@ -10,29 +10,14 @@ use rand_chacha::ChaCha8Rng;
 use shashki_nnue::quant::output_to_cp;
 use shashki_nnue::{Architecture, FloatNet, QuantNet, save_model};
 use shashki_rules::{Game, Position};
-use std::path::PathBuf;
-use std::process::Command;
+use support::{python_ready, run_reference, script};
 
-fn python_ready() -> Result<(), String> {
-    let out = Command::new("python3")
-        .args(["-c", "import numpy, safetensors"])
-        .output()
-        .map_err(|e| format!("python3 cannot be started: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
-    }
-}
+#[path = "../../../tests/support/python_reference.rs"]
+mod support;
 
 #[test]
 fn python_reference_matches_float_and_quantized_outputs() {
-    if let Err(why) = python_ready() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the NNUE Python reference check cannot run under CI: {why}"
-        );
-        println!("SKIPPED python_reference_matches_float_and_quantized_outputs: {why}");
+    if !python_ready("python_reference_matches_float_and_quantized_outputs") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("shashki-nnue-ref-{}", std::process::id()));
@@ -56,28 +41,9 @@ fn python_reference_matches_float_and_quantized_outputs() {
         game.play(&moves[rng.random_range(0..moves.len())]);
         positions.push(*game.position());
     }
-    let fens: Vec<String> = positions.iter().map(Position::to_fen).collect();
-    let fens_file = dir.join("fens.txt");
-    std::fs::write(&fens_file, fens.join("\n")).unwrap();
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/nnue_reference.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg("--model")
-        .arg(&dir)
-        .arg("--fens-file")
-        .arg(&fens_file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "nnue_reference.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), positions.len());
-    for ((line, pos), fen) in lines.iter().zip(&positions).zip(&fens) {
-        let theirs: serde_json::Value = serde_json::from_str(line).unwrap();
+    let lines = run_reference(&script("nnue_reference.py"), &dir, &positions, &dir);
+    for (theirs, pos) in lines.iter().zip(&positions) {
+        let fen = pos.to_fen();
         let float = theirs["float"].as_f64().unwrap();
         let expected = f64::from(net.forward(pos));
         assert!(
