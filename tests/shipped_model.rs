@@ -1,68 +1,124 @@
-//! The model shipped in `models/` (the end of the from-zero CPU run,
-//! docs/RESULTS.md) is strong enough to beat the alpha-beta yardstick at
-//! depth 2, and the same test tells an untrained net of the same shape from
-//! it. One thread, a fixed seed: the games are the same on every machine.
+//! The models shipped in `models/` beat the alpha-beta yardstick, and the
+//! same test tells an untrained net of the same shape from each:
+//! - `cpu-2h` (MCTS, the end of the from-zero CPU run, docs/RESULTS.md)
+//!   at 64 simulations against `ab:depth=2`;
+//! - `nnue-2h` (alpha-beta with the NNUE evaluation, the from-zero NNUE
+//!   run) against the hand evaluation at the same fixed depth.
+//!
+//! One thread, a fixed seed: the games are the same on every machine.
 
 use shashki_arena::{Control, MatchSettings, PlayerFactory, run_match};
 use shashki_net::{Checkpoint, Device, Net, export_model};
+use shashki_nnue::{FloatNet, save_model};
 use std::path::{Path, PathBuf};
 
-/// The shipped model's folder (`model.safetensors` + `model.json`).
-fn shipped_model() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/cpu-2h")
+/// A shipped model's folder.
+fn shipped(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../models")
+        .join(name);
+    assert!(
+        dir.join("model.json").is_file(),
+        "the shipped model is missing from {}",
+        dir.display()
+    );
+    dir
 }
 
-/// Games, and the score the shipped model must reach.
+/// Games per test, and the score a shipped model must reach.
 const GAMES: usize = 20;
 const PASS_SCORE: f64 = 0.70;
 
-/// The score of `net:MODEL@sims=64` over 20 games (10 drawn openings,
-/// colours swapped) against `ab:depth=2`, seed 1, one game at a time.
-fn score_against_ab2(model: &Path) -> f64 {
-    let spec = format!("net:{}@sims=64", model.display());
-    let net = PlayerFactory::from_text(&spec).unwrap();
-    let ab = PlayerFactory::from_text("ab:depth=2").unwrap();
+/// The MCTS net's player and its yardstick.
+fn mcts_player(model: &Path) -> String {
+    format!("net:{}@sims=64", model.display())
+}
+const MCTS_OPPONENT: &str = "ab:depth=2";
+
+/// The NNUE net's player and its yardstick: the same search at the same
+/// depth with the hand evaluation.
+fn nnue_player(model: &Path) -> String {
+    format!("nnue:{}@depth=6", model.display())
+}
+const NNUE_OPPONENT: &str = "ab:depth=6";
+
+/// The score of `player` over 20 games (10 drawn openings, colours
+/// swapped) against `opponent`, seed 1, one game at a time.
+fn score(player: &str, opponent: &str) -> f64 {
+    let first = PlayerFactory::from_text(player).unwrap();
+    let second = PlayerFactory::from_text(opponent).unwrap();
     let settings = MatchSettings {
         seed: 1,
         concurrency: 1,
         ..MatchSettings::new(GAMES)
     };
-    let report = run_match(&net, &ab, &settings, &mut |_, _| Control::Continue);
+    let report = run_match(&first, &second, &settings, &mut |_, _| Control::Continue);
     assert_eq!(report.games.len(), GAMES);
     eprintln!("{}", report.result_table());
     report.summary.wdl.score()
 }
 
-#[test]
-fn shipped_model_scores_at_least_70_percent_against_alpha_beta_depth_2() {
-    let model = shipped_model();
-    assert!(
-        model.join("model.safetensors").is_file() && model.join("model.json").is_file(),
-        "the shipped model is missing from {}",
-        model.display()
-    );
-    let score = score_against_ab2(&model);
+fn assert_passes(player: &str, opponent: &str) {
+    let score = score(player, opponent);
     assert!(
         score >= PASS_SCORE,
-        "shipped model scored {:.1}% against ab:depth=2, needs {:.0}%",
+        "{player} scored {:.1}% against {opponent}, needs {:.0}%",
         100.0 * score,
         100.0 * PASS_SCORE
     );
 }
 
-#[test]
-fn an_untrained_net_of_the_same_shape_fails_the_same_test() {
-    let shipped = shashki_arena::net::load_checkpoint(&shipped_model()).unwrap();
-    let untrained = Net::init(&shipped.config, 1, &Device::flex()).unwrap();
-    let checkpoint = Checkpoint::from_net(&untrained, 0, None).unwrap();
-    let dir = std::env::temp_dir().join(format!("shashki-untrained-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    export_model(&checkpoint, &dir).unwrap();
-    let score = score_against_ab2(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
+fn assert_fails(player: &str, opponent: &str) {
+    let score = score(player, opponent);
     assert!(
         score < PASS_SCORE,
-        "an untrained net scored {:.1}%: the test would not tell it from a trained one",
+        "an untrained net scored {:.1}% against {opponent}: the test would not tell it from a trained one",
         100.0 * score
     );
+}
+
+/// A fresh folder for an untrained model, removed when dropped.
+struct TempModel(PathBuf);
+
+impl TempModel {
+    fn new(name: &str) -> TempModel {
+        let dir = std::env::temp_dir().join(format!("shashki-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempModel(dir)
+    }
+}
+
+impl Drop for TempModel {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn shipped_mcts_model_scores_at_least_70_percent_against_alpha_beta_depth_2() {
+    assert_passes(&mcts_player(&shipped("cpu-2h")), MCTS_OPPONENT);
+}
+
+#[test]
+fn an_untrained_mcts_net_of_the_same_shape_fails_the_same_test() {
+    let shipped = shashki_arena::net::load_checkpoint(&shipped("cpu-2h")).unwrap();
+    let untrained = Net::init(&shipped.config, 1, &Device::flex()).unwrap();
+    let checkpoint = Checkpoint::from_net(&untrained, 0, None).unwrap();
+    let dir = TempModel::new("untrained-mcts");
+    export_model(&checkpoint, &dir.0).unwrap();
+    assert_fails(&mcts_player(&dir.0), MCTS_OPPONENT);
+}
+
+#[test]
+fn shipped_nnue_model_scores_at_least_70_percent_against_the_hand_evaluation() {
+    assert_passes(&nnue_player(&shipped("nnue-2h")), NNUE_OPPONENT);
+}
+
+#[test]
+fn an_untrained_nnue_net_of_the_same_shape_fails_the_same_test() {
+    let (shipped, _) = shashki_nnue::load_float(&shipped("nnue-2h")).unwrap();
+    let untrained = FloatNet::random(&shipped.arch, 1).unwrap();
+    let dir = TempModel::new("untrained-nnue");
+    save_model(&untrained, 0, &dir.0).unwrap();
+    assert_fails(&nnue_player(&dir.0), NNUE_OPPONENT);
 }
