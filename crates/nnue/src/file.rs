@@ -279,7 +279,13 @@ pub fn save_model(net: &FloatNet, training_step: u64, dir: &Path) -> Result<(), 
 pub fn read_model_json(path: &Path) -> Result<NnueModelJson, NnueError> {
     let json_path = model_dir(path).join(MODEL_JSON_FILE);
     let text = std::fs::read_to_string(&json_path).map_err(|e| NnueError::io(&json_path, e))?;
-    let json: NnueModelJson = serde_json::from_str(&text)
+    parse_model_json(&text, &json_path)
+}
+
+/// Parses and checks the text of a `model.json`; errors name `json_path`.
+pub fn parse_model_json(text: &str, json_path: &Path) -> Result<NnueModelJson, NnueError> {
+    let json_path = json_path.to_path_buf();
+    let json: NnueModelJson = serde_json::from_str(text)
         .map_err(|e| NnueError::format(&json_path, format!("not an NNUE model.json: {e}")))?;
     let version = |what, found: String, expected: String| {
         if found == expected {
@@ -322,13 +328,27 @@ pub fn read_model_json(path: &Path) -> Result<NnueModelJson, NnueError> {
 /// Reads one weights file, checking its size and checksum against `model.json`.
 fn read_checked(dir: &Path, json: &NnueModelJson, name: &str) -> Result<Vec<u8>, NnueError> {
     let path = dir.join(name);
-    let spec = json.files.iter().find(|f| f.name == name).ok_or_else(|| {
-        NnueError::format(dir.join(MODEL_JSON_FILE), format!("lists no file {name}"))
-    })?;
+    let spec = file_spec(json, name, dir)?;
     let bytes = std::fs::read(&path).map_err(|e| NnueError::io(&path, e))?;
+    check_bytes(bytes, spec, &path)
+}
+
+/// `model.json`'s entry for the weights file `name` of the folder `dir`.
+fn file_spec<'a>(
+    json: &'a NnueModelJson,
+    name: &str,
+    dir: &Path,
+) -> Result<&'a FileSpec, NnueError> {
+    json.files.iter().find(|f| f.name == name).ok_or_else(|| {
+        NnueError::format(dir.join(MODEL_JSON_FILE), format!("lists no file {name}"))
+    })
+}
+
+/// Checks a weights file's bytes against its size and checksum in `model.json`.
+fn check_bytes(bytes: Vec<u8>, spec: &FileSpec, path: &Path) -> Result<Vec<u8>, NnueError> {
     if bytes.len() as u64 != spec.bytes {
         return Err(NnueError::format(
-            &path,
+            path,
             format!(
                 "{} bytes, model.json says {} (truncated or replaced)",
                 bytes.len(),
@@ -338,7 +358,7 @@ fn read_checked(dir: &Path, json: &NnueModelJson, name: &str) -> Result<Vec<u8>,
     }
     if sha256_hex(&bytes) != spec.sha256 {
         return Err(NnueError::format(
-            &path,
+            path,
             "SHA-256 checksum does not match model.json (corrupt file)",
         ));
     }
@@ -412,7 +432,31 @@ pub fn load_quantized(path: &Path) -> Result<QuantNet, NnueError> {
     let dir = model_dir(path);
     let json = read_model_json(&dir)?;
     let bytes = read_checked(&dir, &json, QUANTIZED_FILE)?;
-    let reader = TensorReader::new(&bytes, dir.join(QUANTIZED_FILE))?;
+    quantized_from_bytes(&json, &bytes, &dir.join(QUANTIZED_FILE))
+}
+
+/// The quantized network from a model folder's two files held in memory
+/// (a model built into a program): the same checks as [`load_quantized`],
+/// with errors naming `origin`.
+pub fn load_quantized_bytes(
+    model_json: &str,
+    quantized: &[u8],
+    origin: &Path,
+) -> Result<QuantNet, NnueError> {
+    let json = parse_model_json(model_json, &origin.join(MODEL_JSON_FILE))?;
+    let path = origin.join(QUANTIZED_FILE);
+    let spec = file_spec(&json, QUANTIZED_FILE, origin)?;
+    let bytes = check_bytes(quantized.to_vec(), spec, &path)?;
+    quantized_from_bytes(&json, &bytes, &path)
+}
+
+/// Decodes and checks the quantized safetensors file of `json`'s model.
+fn quantized_from_bytes(
+    json: &NnueModelJson,
+    bytes: &[u8],
+    path: &Path,
+) -> Result<QuantNet, NnueError> {
+    let reader = TensorReader::new(bytes, path.to_path_buf())?;
     reader.check_names(&json.architecture)?;
     let shapes: HashMap<&str, Vec<usize>> = json.architecture.tensor_shapes().into_iter().collect();
     let raw = |name: &str| reader.raw(name, &shapes[name], quantized_dtype(name));
@@ -439,6 +483,6 @@ pub fn load_quantized(path: &Path) -> Result<QuantNet, NnueError> {
         out_bias: i32s(raw("out.bias")?),
     };
     net.check_lengths()
-        .map_err(|e| NnueError::format(dir.join(QUANTIZED_FILE), e))?;
+        .map_err(|e| NnueError::format(path, e))?;
     Ok(net)
 }

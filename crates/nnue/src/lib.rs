@@ -31,7 +31,9 @@ pub mod train;
 pub use accumulator::NnueEval;
 pub use checkpoint::NnueCheckpoint;
 pub use error::NnueError;
-pub use file::{NnueModelJson, load_float, load_quantized, read_model_json, save_model};
+pub use file::{
+    NnueModelJson, load_float, load_quantized, load_quantized_bytes, read_model_json, save_model,
+};
 pub use network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};
 pub use quant::QuantNet;
 pub use simd::Kernels;

@@ -9,7 +9,7 @@ use shashki_nnue::features::PERSPECTIVES;
 use shashki_nnue::file::{FLOAT_FILE, MODEL_JSON_FILE, QUANTIZED_FILE};
 use shashki_nnue::{
     Architecture, FloatNet, Kernels, NnueCheckpoint, NnueEval, QuantNet, load_engine_net,
-    load_float, load_quantized, save_model, training_step,
+    load_float, load_quantized, load_quantized_bytes, save_model, training_step,
 };
 use shashki_rules::{Game, Position};
 use shashki_search::alphabeta::StaticEval;
@@ -187,6 +187,23 @@ fn model_folder_round_trips() {
     assert_eq!(load_quantized(&dir).unwrap(), QuantNet::quantize(&net));
     // The model.json path works as well as the folder.
     assert!(load_quantized(&dir.join(MODEL_JSON_FILE)).is_ok());
+    // So do the two files held in memory (a model built into a program),
+    // with the same checks.
+    let json = std::fs::read_to_string(dir.join(MODEL_JSON_FILE)).unwrap();
+    let mut quantized = std::fs::read(dir.join(QUANTIZED_FILE)).unwrap();
+    let origin = std::path::Path::new("built-in model");
+    assert_eq!(
+        load_quantized_bytes(&json, &quantized, origin).unwrap(),
+        QuantNet::quantize(&net)
+    );
+    quantized[200] ^= 1;
+    let err = load_quantized_bytes(&json, &quantized, origin)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("built-in model") && err.contains("checksum"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
