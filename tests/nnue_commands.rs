@@ -1,7 +1,8 @@
 //! The NNUE engine from the command line: an untrained model written by
 //! `shashki nnue-init`, searched by `analyse --engine nnue:DIR` (also on two
 //! threads) and played by `match` as `nnue:DIR@depth=D`; a damaged model is
-//! refused with a clear message.
+//! refused with a clear message; the default engine is the shipped model
+//! built into the binary.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -74,4 +75,27 @@ fn an_untrained_model_analyses_and_plays() {
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_default_engine_is_the_built_in_shipped_nnue() {
+    let out = ok(&["analyse", "--depth", "8"]);
+    assert!(
+        out.contains("engine: alpha-beta (built-in nnue models/nnue-2h evaluation)"),
+        "{out}"
+    );
+    // The built-in weights are the shipped folder's: the same search.
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/nnue-2h");
+    let engine = format!("nnue:{}", shipped.display());
+    let from_folder = ok(&["analyse", "--engine", &engine, "--depth", "8"]);
+    let result = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| {
+                l.starts_with("best move:") || l.starts_with("score") || l.starts_with("pv:")
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(result(&out).len(), 3, "{out}");
+    assert_eq!(result(&out), result(&from_folder));
 }

@@ -1,8 +1,9 @@
 //! Which engine a command runs, chosen in one place: `--engine
-//! ab|nnue:PATH|mcts|net:PATH`, `--threads`, the search limits (`--depth`, `--nodes`,
+//! builtin|ab|nnue:PATH|mcts|net:PATH`, `--threads`, the search limits (`--depth`, `--nodes`,
 //! `--movetime`) and the seed. A new engine kind is one variant here plus
 //! one arm in [`EngineArgs::build`].
 
+use crate::builtin_engine::builtin_evaluator;
 use anyhow::{Result, anyhow, bail};
 use shashki_arena::net::load_evaluator;
 use shashki_arena::player::SharedEvaluator;
@@ -20,7 +21,10 @@ use std::time::Duration;
 /// An engine kind as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineChoice {
-    /// `ab`: the reference alpha-beta engine.
+    /// `builtin` (the default): the strongest shipped model, built into the
+    /// binary ([`crate::builtin_engine`]).
+    Builtin,
+    /// `ab`: the reference alpha-beta engine with the hand-written evaluation.
     AlphaBeta,
     /// `nnue:PATH`: alpha-beta with an NNUE model folder (or a training
     /// checkpoint) as its evaluation.
@@ -37,13 +41,14 @@ impl FromStr for EngineChoice {
 
     fn from_str(text: &str) -> Result<EngineChoice, String> {
         match text {
+            "builtin" => Ok(EngineChoice::Builtin),
             "ab" | "alphabeta" => Ok(EngineChoice::AlphaBeta),
             "mcts" => Ok(EngineChoice::Mcts),
             other => match (other.strip_prefix("net:"), other.strip_prefix("nnue:")) {
                 (Some(path), _) if !path.is_empty() => Ok(EngineChoice::Net(PathBuf::from(path))),
                 (_, Some(path)) if !path.is_empty() => Ok(EngineChoice::Nnue(PathBuf::from(path))),
                 _ => Err(format!(
-                    "unknown engine {other:?}: expected ab, nnue:PATH, mcts or net:PATH"
+                    "unknown engine {other:?}: expected builtin, ab, nnue:PATH, mcts or net:PATH"
                 )),
             },
         }
@@ -53,6 +58,7 @@ impl FromStr for EngineChoice {
 impl fmt::Display for EngineChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            EngineChoice::Builtin => f.write_str("builtin"),
             EngineChoice::AlphaBeta => f.write_str("ab"),
             EngineChoice::Nnue(path) => write!(f, "nnue:{}", path.display()),
             EngineChoice::Mcts => f.write_str("mcts"),
@@ -64,10 +70,13 @@ impl fmt::Display for EngineChoice {
 /// `--engine` and `--seed`, shared by `analyse`, `play` and `engine`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// The engine: `ab` (alpha-beta), `nnue:PATH` (alpha-beta with an NNUE
-    /// model folder), `mcts` (tree search with rollouts) or `net:PATH` (tree
-    /// search with a network: a checkpoint or `models/NAME`).
-    #[arg(long, default_value = "ab")]
+    /// The engine: `builtin` (the strongest shipped model, `models/nnue-2h`:
+    /// alpha-beta with its NNUE, built into the binary), `ab` (alpha-beta
+    /// with the hand-written evaluation), `nnue:PATH` (alpha-beta with an
+    /// NNUE model folder or checkpoint), `mcts` (tree search with rollouts)
+    /// or `net:PATH` (tree search with a network: a checkpoint or
+    /// `models/NAME`).
+    #[arg(long, default_value = "builtin")]
     pub engine: EngineChoice,
     /// Seed of the engine's random choices (MCTS), for reproducible runs.
     #[arg(long, default_value_t = 1)]
@@ -133,6 +142,10 @@ impl EngineArgs {
             ..SearchConfig::default()
         };
         Ok(match &self.engine {
+            EngineChoice::Builtin => {
+                let eval = builtin_evaluator().map_err(|e| anyhow!("--engine builtin: {e}"))?;
+                Box::new(AlphaBeta::with_eval(self.ab_config(), Box::new(eval)).with_tablebases(tb))
+            }
             EngineChoice::AlphaBeta => {
                 Box::new(AlphaBeta::new(self.ab_config()).with_tablebases(tb))
             }

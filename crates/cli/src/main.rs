@@ -4,6 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod builtin_engine;
 mod commands;
 mod engine_choice;
 mod signals;
