@@ -150,11 +150,16 @@ impl Player for RandomPlayer {
 const PLAYER_TT_MEGABYTES: usize = 8;
 
 impl EnginePlayer {
-    /// The alpha-beta engine at `limits`, with the hand evaluation or
-    /// `eval` (an NNUE network's).
-    pub fn alpha_beta(limits: SearchLimits, eval: Option<Box<dyn StaticEval>>) -> EnginePlayer {
+    /// The alpha-beta engine at `limits` on `threads` Lazy SMP threads,
+    /// with the hand evaluation or `eval` (an NNUE network's).
+    pub fn alpha_beta(
+        limits: SearchLimits,
+        threads: usize,
+        eval: Option<Box<dyn StaticEval>>,
+    ) -> EnginePlayer {
         let config = AbConfig {
             tt_megabytes: PLAYER_TT_MEGABYTES,
+            threads,
             ..AbConfig::default()
         };
         let engine = match eval {
@@ -376,7 +381,7 @@ impl PlayerFactory {
     pub fn is_timed(&self) -> bool {
         match &self.spec.kind {
             PlayerKind::Random => false,
-            PlayerKind::AlphaBeta { limits }
+            PlayerKind::AlphaBeta { limits, .. }
             | PlayerKind::Nnue { limits, .. }
             | PlayerKind::External { limits, .. } => limits.movetime.is_some(),
             PlayerKind::Mcts { search, .. } | PlayerKind::Net { search, .. } => {
@@ -403,14 +408,22 @@ impl PlayerFactory {
         }
         Ok(match &self.spec.kind {
             PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
-            PlayerKind::AlphaBeta { limits } => Box::new(EnginePlayer::alpha_beta(*limits, None)),
-            PlayerKind::Nnue { limits, .. } => {
+            PlayerKind::AlphaBeta { limits, threads } => {
+                Box::new(EnginePlayer::alpha_beta(*limits, *threads, None))
+            }
+            PlayerKind::Nnue {
+                limits, threads, ..
+            } => {
                 let net = self
                     .nnue
                     .as_ref()
                     .ok_or_else(|| PlayerFailure::Internal("NNUE network not loaded".into()))?;
                 let eval = NnueEval::new(Arc::clone(net), self.spec.name.clone());
-                Box::new(EnginePlayer::alpha_beta(*limits, Some(Box::new(eval))))
+                Box::new(EnginePlayer::alpha_beta(
+                    *limits,
+                    *threads,
+                    Some(Box::new(eval)),
+                ))
             }
             PlayerKind::Mcts { search, rollouts } => Box::new(MctsPlayer::new(
                 *search,

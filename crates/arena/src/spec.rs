@@ -3,8 +3,8 @@
 //! | spec | player |
 //! |---|---|
 //! | `random` | uniform random legal moves |
-//! | `ab:depth=4`, `ab:movetime=100`, `ab:nodes=20000` | the reference alpha-beta engine (default depth 4) |
-//! | `nnue:models/x@depth=6`, `@movetime=100`, `@nodes=N` | alpha-beta with an NNUE model folder (or a training checkpoint) as its evaluation (default depth 4) |
+//! | `ab:depth=4`, `ab:movetime=100[,threads=2]`, `ab:nodes=20000` | the reference alpha-beta engine (default depth 4; `threads`: Lazy SMP, default 1) |
+//! | `nnue:models/x@depth=6`, `@movetime=100[,threads=2]`, `@nodes=N` | alpha-beta with an NNUE model folder (or a training checkpoint) as its evaluation (default depth 4, one thread) |
 //! | `mcts:sims=64[,gumbel][,rollouts=2][,leaves=1]`, `mcts:movetime=1000[,threads=2]` | MCTS over random playouts (default 64 simulations, PUCT) |
 //! | `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64]`, `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16]` | a network checkpoint (file) or exported model (folder) with MCTS |
 //! | `ext:"/path/engine --opt"[@movetime=100][,depth=N][,nodes=N][,timeout=5000]` | an external engine over the line protocol |
@@ -44,13 +44,17 @@ pub enum PlayerKind {
     AlphaBeta {
         /// Depth, nodes and/or time per move.
         limits: SearchLimits,
+        /// Lazy SMP search threads (default 1).
+        threads: usize,
     },
     /// Alpha-beta with an NNUE model as its evaluation.
     Nnue {
-        /// The model folder (or its `model.json`).
+        /// The model folder (or its `model.json`), or a training checkpoint.
         path: PathBuf,
         /// Depth, nodes and/or time per move.
         limits: SearchLimits,
+        /// Lazy SMP search threads (default 1).
+        threads: usize,
     },
     /// MCTS with random-playout evaluation.
     Mcts {
@@ -149,9 +153,11 @@ impl FromStr for PlayerSpec {
                 }
                 PlayerKind::Random
             }
-            "ab" => PlayerKind::AlphaBeta {
-                limits: ab_limits(rest.unwrap_or(""), "ab").map_err(|r| fail(&r))?,
-            },
+            "ab" => {
+                let (limits, threads) =
+                    ab_options(rest.unwrap_or(""), "ab").map_err(|r| fail(&r))?;
+                PlayerKind::AlphaBeta { limits, threads }
+            }
             "nnue" => {
                 let rest = rest
                     .filter(|r| !r.is_empty())
@@ -164,9 +170,11 @@ impl FromStr for PlayerSpec {
                 if path.is_empty() {
                     return Err(fail("nnue needs a path"));
                 }
+                let (limits, threads) = ab_options(opts, "nnue").map_err(|r| fail(&r))?;
                 PlayerKind::Nnue {
                     path: PathBuf::from(path),
-                    limits: ab_limits(opts, "nnue").map_err(|r| fail(&r))?,
+                    limits,
+                    threads,
                 }
             }
             "mcts" => {
@@ -277,16 +285,19 @@ impl FromStr for PlayerSpec {
 
 /// The limits of an alpha-beta player (`depth`, `nodes`, `movetime`);
 /// [`DEFAULT_AB_DEPTH`] when none is given. `kind` names the player in errors.
-fn ab_limits(text: &str, kind: &str) -> Result<SearchLimits, String> {
+/// The limits and Lazy SMP threads of an alpha-beta player's options.
+fn ab_options(text: &str, kind: &str) -> Result<(SearchLimits, usize), String> {
     let mut limits = SearchLimits::default();
+    let mut threads = 1;
     for (key, value) in options(text)? {
         match (key, value) {
             ("depth", Some(v)) => limits.depth = Some(number(key, v)?),
             ("nodes", Some(v)) => limits.nodes = Some(number(key, v)?),
             ("movetime", Some(v)) => limits.movetime = Some(Duration::from_millis(number(key, v)?)),
+            ("threads", Some(v)) => threads = number::<usize>(key, v)?.clamp(1, 256),
             _ => {
                 return Err(format!(
-                    "unknown {kind} option {key:?} (depth, nodes, movetime)"
+                    "unknown {kind} option {key:?} (depth, nodes, movetime, threads)"
                 ));
             }
         }
@@ -294,7 +305,7 @@ fn ab_limits(text: &str, kind: &str) -> Result<SearchLimits, String> {
     if limits.is_unlimited() {
         limits.depth = Some(DEFAULT_AB_DEPTH);
     }
-    Ok(limits)
+    Ok((limits, threads))
 }
 
 /// Applies an MCTS option; false if the key is not one.
@@ -534,33 +545,38 @@ mod tests {
         assert_eq!(
             parse("ab:depth=4"),
             PlayerKind::AlphaBeta {
-                limits: SearchLimits::depth(4)
+                limits: SearchLimits::depth(4),
+                threads: 1
             }
         );
         assert_eq!(
-            parse("ab:movetime=100"),
+            parse("ab:movetime=100,threads=2"),
             PlayerKind::AlphaBeta {
-                limits: SearchLimits::movetime(Duration::from_millis(100))
+                limits: SearchLimits::movetime(Duration::from_millis(100)),
+                threads: 2
             }
         );
         assert_eq!(
             parse("ab"),
             PlayerKind::AlphaBeta {
-                limits: SearchLimits::depth(DEFAULT_AB_DEPTH)
+                limits: SearchLimits::depth(DEFAULT_AB_DEPTH),
+                threads: 1
             }
         );
         assert_eq!(
-            parse("nnue:models/x@depth=6"),
+            parse("nnue:models/x@depth=6,threads=4"),
             PlayerKind::Nnue {
                 path: PathBuf::from("models/x"),
-                limits: SearchLimits::depth(6)
+                limits: SearchLimits::depth(6),
+                threads: 4
             }
         );
         assert_eq!(
             parse("nnue:\"my models/x\""),
             PlayerKind::Nnue {
                 path: PathBuf::from("my models/x"),
-                limits: SearchLimits::depth(DEFAULT_AB_DEPTH)
+                limits: SearchLimits::depth(DEFAULT_AB_DEPTH),
+                threads: 1
             }
         );
         assert!(

@@ -238,6 +238,20 @@ fn match_pdn_reads_back_with_the_same_games_and_results() {
 }
 
 #[test]
+fn alpha_beta_players_search_on_several_threads() {
+    // Lazy SMP players (two threads each, two games at once) play whole
+    // games under the rules, and beat a random mover.
+    let report = run_match(
+        &factory("ab:depth=4,threads=2"),
+        &factory("random"),
+        &settings(2, 5),
+        &mut |_, _| Control::Continue,
+    );
+    assert_eq!(report.games.len(), 2);
+    assert_eq!(report.summary.wdl.score(), 1.0, "{}", report.result_table());
+}
+
+#[test]
 fn max_length_adjudication_draws_long_games() {
     let mut s = settings(2, 4);
     s.rules = DrawRules {

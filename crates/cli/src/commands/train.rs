@@ -269,6 +269,7 @@ impl ArenaGate {
                     depth: Some(depth),
                     ..SearchLimits::default()
                 },
+                threads: 1,
             },
         };
         PlayerFactory::new(spec).map_err(|e| e.to_string())
