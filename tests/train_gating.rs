@@ -83,9 +83,18 @@ fn nnue_gating_plays_alpha_beta_matches_and_exports_the_best() {
         // Any score passes: every candidate is promoted.
         config.gating.threshold = 0.0;
     });
-    // Both sides of each gate were exported as model folders and played.
-    let models = run_dir.join("gating").join("models");
-    assert!(std::fs::read_dir(&models).unwrap().count() >= 2);
+    // Each gate's games were played between the two checkpoints and saved.
+    let gates: Vec<String> = std::fs::read_dir(run_dir.join("gating"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(gates.len(), 2, "{gates:?}");
+    assert!(
+        gates
+            .iter()
+            .all(|g| g.starts_with("ckpt-") && g.contains("-vs-") && g.ends_with(".pdn")),
+        "{gates:?}"
+    );
     let store = CheckpointStore::<shashki_nnue::NnueCheckpoint>::open_for(
         RunDir::new(&run_dir).checkpoint_dir(),
         100,

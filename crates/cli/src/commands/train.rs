@@ -249,22 +249,18 @@ struct ArenaGate {
 }
 
 impl ArenaGate {
-    /// An NNUE gating player: the checkpoint exported (quantized) to a
-    /// model folder under the gating directory, searched by alpha-beta at
-    /// `[nnue] gate_depth`.
+    /// An NNUE gating player: the checkpoint itself (quantized on loading,
+    /// as its export would be), searched by alpha-beta at `[nnue]
+    /// gate_depth` on one thread.
     fn nnue_player(&self, path: &Path, depth: u32) -> Result<PlayerFactory, String> {
-        let checkpoint = shashki_nnue::NnueCheckpoint::load(path).map_err(|e| e.to_string())?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| format!("step-{}", checkpoint.step));
-        let dir = self.pdn_dir.join("models").join(&name);
-        shashki_nnue::save_model(&checkpoint.net, checkpoint.step, &dir)
-            .map_err(|e| e.to_string())?;
+            .unwrap_or_else(|| path.display().to_string());
         let spec = PlayerSpec {
             name,
             kind: PlayerKind::Nnue {
-                path: dir,
+                path: path.to_path_buf(),
                 limits: SearchLimits {
                     depth: Some(depth),
                     ..SearchLimits::default()
