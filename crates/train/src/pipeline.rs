@@ -15,7 +15,7 @@ use crate::config::{ConfigError, RunConfig};
 use crate::family::{Family, MctsFamily, Trainee, play_round};
 use crate::learner::{Learner, StepReport};
 use crate::nnue_family::NnueFamily;
-use crate::replay::{ReplaySettings, ReplayWindow};
+use crate::replay::{RefreshReport, ReplaySettings, ReplayWindow};
 use crate::run_dir::{RunDir, RunDirError, RunLock};
 use crate::state::LearnerState;
 use crate::tblog::{TbError, TbLogger};
@@ -626,13 +626,7 @@ impl<C: CheckpointFile> TrainPhase<'_, C> {
         observer: &mut dyn Observer,
     ) -> Result<(u64, [f64; 3], f64), RunError> {
         let (config, stop) = (self.config, self.stop);
-        let report = replay.refresh().map_err(|error| RunError::Io {
-            path: self.run.data_dir(),
-            error,
-        })?;
-        for reason in &report.skipped {
-            observer.message(&format!("skipping unusable chunk: {reason}"));
-        }
+        refresh_replay(replay, &self.run.data_dir(), observer)?;
         let steps_wanted = config.train.steps_per_generation;
         observer.training_started(generation, steps_wanted);
         let train_started = Instant::now();
@@ -744,6 +738,23 @@ impl<C: CheckpointFile> GatePhase<'_, C> {
 
 /// Logs scalars; a tensorboard failure is reported once and logging stops,
 /// training goes on (chunks and checkpoints report their own errors).
+/// Takes the new chunks of `data` into the replay window, telling the
+/// observer of each unusable one skipped.
+fn refresh_replay(
+    replay: &mut ReplayWindow,
+    data: &Path,
+    observer: &mut dyn Observer,
+) -> Result<RefreshReport, RunError> {
+    let report = replay.refresh().map_err(|error| RunError::Io {
+        path: data.to_path_buf(),
+        error,
+    })?;
+    for reason in &report.skipped {
+        observer.message(&format!("skipping unusable chunk: {reason}"));
+    }
+    Ok(report)
+}
+
 fn tb_log(tb: &mut TbLogger, observer: &mut dyn Observer, values: &[(&str, f64)], step: u64) {
     if tb.is_failed() {
         return;
@@ -975,13 +986,7 @@ pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSu
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let report = replay.refresh().map_err(|error| RunError::Io {
-            path: options.data.clone(),
-            error,
-        })?;
-        for reason in &report.skipped {
-            observer.message(&format!("skipping unusable chunk: {reason}"));
-        }
+        let report = refresh_replay(&mut replay, &options.data, observer)?;
         if report.new_samples > 0 {
             waited = 0.0;
         }
