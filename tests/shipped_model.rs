@@ -1,7 +1,9 @@
 //! The models shipped in `models/` beat the alpha-beta yardstick, and the
 //! same test tells an untrained net of the same shape from each:
-//! - `cpu-2h` (MCTS, the end of the from-zero CPU run, docs/RESULTS.md)
-//!   at 64 simulations against `ab:depth=2`;
+//! - `cpu-2h` (MCTS with the 8x8 net, the end of the first from-zero CPU
+//!   run, docs/RESULTS.md) at 64 simulations against `ab:depth=2`;
+//! - `diag-2h` (MCTS with the diagonal net, the end of the second run) at
+//!   64 simulations against the same `ab:depth=2`;
 //! - `nnue-2h` (alpha-beta with the NNUE evaluation, the from-zero NNUE
 //!   run) against the hand evaluation at the same fixed depth.
 //!
@@ -94,6 +96,17 @@ impl Drop for TempModel {
     }
 }
 
+/// An untrained MCTS net of the shipped model's shape (same kind and
+/// size), exported to a temporary folder, fails the shipped model's test.
+fn untrained_mcts_net_fails(model: &str, opponent: &str) {
+    let shipped = shashki_arena::net::load_checkpoint(&shipped(model)).unwrap();
+    let untrained = Net::init(&shipped.config, 1, &Device::flex()).unwrap();
+    let checkpoint = Checkpoint::from_net(&untrained, 0, None).unwrap();
+    let dir = TempModel::new(&format!("untrained-{model}"));
+    export_model(&checkpoint, &dir.0).unwrap();
+    assert_fails(&mcts_player(&dir.0), opponent);
+}
+
 #[test]
 fn shipped_mcts_model_scores_at_least_70_percent_against_alpha_beta_depth_2() {
     assert_passes(&mcts_player(&shipped("cpu-2h")), MCTS_OPPONENT);
@@ -101,12 +114,17 @@ fn shipped_mcts_model_scores_at_least_70_percent_against_alpha_beta_depth_2() {
 
 #[test]
 fn an_untrained_mcts_net_of_the_same_shape_fails_the_same_test() {
-    let shipped = shashki_arena::net::load_checkpoint(&shipped("cpu-2h")).unwrap();
-    let untrained = Net::init(&shipped.config, 1, &Device::flex()).unwrap();
-    let checkpoint = Checkpoint::from_net(&untrained, 0, None).unwrap();
-    let dir = TempModel::new("untrained-mcts");
-    export_model(&checkpoint, &dir.0).unwrap();
-    assert_fails(&mcts_player(&dir.0), MCTS_OPPONENT);
+    untrained_mcts_net_fails("cpu-2h", MCTS_OPPONENT);
+}
+
+#[test]
+fn shipped_diagonal_mcts_model_scores_at_least_70_percent_against_alpha_beta_depth_2() {
+    assert_passes(&mcts_player(&shipped("diag-2h")), MCTS_OPPONENT);
+}
+
+#[test]
+fn an_untrained_diagonal_net_of_the_same_shape_fails_the_same_test() {
+    untrained_mcts_net_fails("diag-2h", MCTS_OPPONENT);
 }
 
 #[test]

@@ -198,7 +198,8 @@ pub fn play_pairing(
     }
     println!("{}", report.result_table());
     for player in [a, b] {
-        if let Some(stats) = player.batch_stats() {
+        // Timed net players search on their own threads, not through the batcher.
+        if let Some(stats) = player.batch_stats().filter(|s| s.batches > 0) {
             eprintln!(
                 "{}: {} network batches, mean size {:.1} (target {})",
                 player.name(),
