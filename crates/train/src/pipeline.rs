@@ -736,8 +736,6 @@ impl<C: CheckpointFile> GatePhase<'_, C> {
     }
 }
 
-/// Logs scalars; a tensorboard failure is reported once and logging stops,
-/// training goes on (chunks and checkpoints report their own errors).
 /// Takes the new chunks of `data` into the replay window, telling the
 /// observer of each unusable one skipped.
 fn refresh_replay(
@@ -755,6 +753,8 @@ fn refresh_replay(
     Ok(report)
 }
 
+/// Logs scalars; a tensorboard failure is reported once and logging stops,
+/// training goes on (chunks and checkpoints report their own errors).
 fn tb_log(tb: &mut TbLogger, observer: &mut dyn Observer, values: &[(&str, f64)], step: u64) {
     if tb.is_failed() {
         return;
