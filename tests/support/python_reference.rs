@@ -3,34 +3,21 @@
 //! path from `crates/net/tests/reference_forward.rs` and
 //! `crates/nnue/tests/reference.rs`).
 //!
-//! A test skips (with a message) only when python3, numpy or safetensors is
-//! missing; under CI (`CI` set, which installs them) a skip is a failure.
+//! A test skips (with a message) only when the interpreter, numpy or
+//! safetensors is missing; under CI (`CI` set, which installs them) a skip
+//! is a failure.
+
+#[path = "python.rs"]
+mod python;
 
 use shashki_rules::Position;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Whether python3 with numpy and safetensors can run. Panics under CI
-/// when not; prints the skip message for `test` otherwise.
+/// Whether the test interpreter has numpy and safetensors. Panics under
+/// CI when not; prints the skip message for `test` otherwise.
 pub fn python_ready(test: &str) -> bool {
-    let why = match Command::new("python3")
-        .args(["-c", "import numpy, safetensors"])
-        .output()
-    {
-        Ok(out) if out.status.success() => return true,
-        Ok(out) => format!(
-            "python3 lacks numpy or safetensors: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ),
-        Err(e) => format!("python3 cannot be started: {e}"),
-    };
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{test} cannot run under CI: {why}"
-    );
-    println!("SKIPPED {test}: {why}");
-    println!("(install with: python3 -m pip install numpy safetensors)");
-    false
+    python::python_with(&["numpy", "safetensors"], test).is_some()
 }
 
 /// `scripts/NAME` of this repository.
@@ -40,7 +27,7 @@ pub fn script(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Runs `python3 SCRIPT --model MODEL --fens-file DIR/fens.txt` on the
+/// Runs `PYTHON SCRIPT --model MODEL --fens-file DIR/fens.txt` on the
 /// positions; returns the script's JSON line for each, in order.
 pub fn run_reference(
     script: &Path,
@@ -51,7 +38,7 @@ pub fn run_reference(
     let fens: Vec<String> = positions.iter().map(Position::to_fen).collect();
     let fens_file = dir.join("fens.txt");
     std::fs::write(&fens_file, fens.join("\n")).unwrap();
-    let out = Command::new("python3")
+    let out = Command::new(python::python())
         .arg(script)
         .arg("--model")
         .arg(model)

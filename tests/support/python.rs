@@ -1,0 +1,60 @@
+//! Which Python interpreter a test drives, and whether it has the packages
+//! the test needs (included by path from the tests that run Python).
+//!
+//! The interpreter is `$SHASHKI_PYTHON` when set, else the repository's
+//! virtual environment `.venv/bin/python3` (made by `.ci/run`), else
+//! `python3` on the PATH. A test skips (with a message) only when the
+//! packages are missing; under CI (`CI` set, which installs them) a skip
+//! is a failure.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The repository's root folder.
+pub fn repo_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join(".ci").is_dir())
+        .map(PathBuf::from)
+        .unwrap_or(manifest)
+}
+
+/// The interpreter tests run: `$SHASHKI_PYTHON`, `.venv/bin/python3`, or
+/// `python3`.
+pub fn python() -> PathBuf {
+    if let Some(path) = std::env::var_os("SHASHKI_PYTHON") {
+        return PathBuf::from(path);
+    }
+    let venv = repo_root().join(".venv/bin/python3");
+    if venv.is_file() {
+        return venv;
+    }
+    PathBuf::from("python3")
+}
+
+/// The interpreter when it can import every module of `modules`. Panics
+/// under CI when not; prints the skip message for `test` otherwise.
+pub fn python_with(modules: &[&str], test: &str) -> Option<PathBuf> {
+    let python = python();
+    let why = match Command::new(&python)
+        .args(["-c", &format!("import {}", modules.join(", "))])
+        .output()
+    {
+        Ok(out) if out.status.success() => return Some(python),
+        Ok(out) => format!(
+            "{} cannot import {}: {}",
+            python.display(),
+            modules.join(", "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+        Err(e) => format!("{} cannot be started: {e}", python.display()),
+    };
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test} cannot run under CI: {why}"
+    );
+    println!("SKIPPED {test}: {why}");
+    println!("(make the environment with: bash scripts/python_env.sh)");
+    None
+}
