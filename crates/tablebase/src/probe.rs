@@ -320,8 +320,9 @@ impl Tablebases {
     /// The best moves of `pos` under `counters`, with the value each keeps:
     /// for a win the moves that win fastest to the next capture or
     /// promotion (or capture/promote now), for a loss those that delay it
-    /// most, for a draw every drawing move. `None` if `pos` or a successor
-    /// is not in the loaded tables.
+    /// most, for a draw every drawing move, none when the side to move has
+    /// no legal move (a loss). `None` if `pos` or a successor is not in the
+    /// loaded tables.
     pub fn best_moves(
         &self,
         pos: &Position,
@@ -359,11 +360,12 @@ impl Tablebases {
                 .filter(|s| s.1 == Wdl::Draw)
                 .map(|s| s.0)
                 .collect(),
+            // No legal move at all is a loss with no best move to show.
             Wdl::Loss => {
-                let worst = scored.iter().map(|s| s.2).max()?;
+                let worst = scored.iter().map(|s| s.2).max();
                 scored
                     .iter()
-                    .filter(|s| s.2 == worst)
+                    .filter(|s| Some(s.2) == worst)
                     .map(|s| s.0)
                     .collect()
             }
