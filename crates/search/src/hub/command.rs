@@ -70,9 +70,9 @@ impl Command {
                     .value("name")
                     .filter(|n| !n.is_empty())
                     .ok_or_else(|| ProtocolError::new("set-param: missing name=..."))?;
-                let value = line
-                    .value("value")
-                    .ok_or_else(|| ProtocolError::new(format!("set-param {name}: missing value=...")))?;
+                let value = line.value("value").ok_or_else(|| {
+                    ProtocolError::new(format!("set-param {name}: missing value=..."))
+                })?;
                 Command::SetParam {
                     name: name.to_string(),
                     value: value.to_string(),
@@ -281,7 +281,10 @@ mod tests {
         assert_eq!(parse("go ponder").unwrap(), Command::Go(Mode::Ponder));
         assert_eq!(parse("go analyze").unwrap(), Command::Go(Mode::Analyze));
         // Scan's own GUI code has been seen sending `go analyze=true`.
-        assert_eq!(parse("go analyze=true").unwrap(), Command::Go(Mode::Analyze));
+        assert_eq!(
+            parse("go analyze=true").unwrap(),
+            Command::Go(Mode::Analyze)
+        );
         for (text, command) in [
             ("ponder-hit", Command::PonderHit),
             ("stop", Command::Stop),

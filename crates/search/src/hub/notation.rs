@@ -226,8 +226,13 @@ mod tests {
                 assert_eq!(parse_move(game.position(), &format_move(mv)).unwrap(), *mv);
             }
             let position = *game.position();
-            assert_eq!(parse_position(&format_position(&position)).unwrap(), position);
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            assert_eq!(
+                parse_position(&format_position(&position)).unwrap(),
+                position
+            );
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let pick = (state >> 33) as usize % moves.len();
             game.play(&moves[pick]);
         }

@@ -114,7 +114,11 @@ mod tests {
             ("book", "true", "unknown parameter"),
         ] {
             let err = params.set(name, value).unwrap_err();
-            assert!(err.message.contains(needle), "{name}={value}: {}", err.message);
+            assert!(
+                err.message.contains(needle),
+                "{name}={value}: {}",
+                err.message
+            );
         }
         assert_eq!(params.overhead, Duration::from_millis(500));
     }

@@ -225,7 +225,8 @@ impl<'e> Session<'e, '_> {
                 }
             }
             // Handled by the command loop.
-            Command::Go(_) | Command::PonderHit | Command::Stop | Command::Ping | Command::Quit => {}
+            Command::Go(_) | Command::PonderHit | Command::Stop | Command::Ping | Command::Quit => {
+            }
         }
         Ok(())
     }
@@ -403,7 +404,12 @@ mod tests {
                     author: "us".into(),
                     engine: "a=b".into(),
                 };
-                serve_hub(&mut engine, &identity, BufReader::new(input_reader), output_writer)
+                serve_hub(
+                    &mut engine,
+                    &identity,
+                    BufReader::new(input_reader),
+                    output_writer,
+                )
             });
             Gui {
                 input: Some(input),
@@ -418,7 +424,10 @@ mod tests {
 
         fn read(&mut self) -> String {
             let mut line = String::new();
-            assert!(self.output.read_line(&mut line).unwrap() > 0, "output closed");
+            assert!(
+                self.output.read_line(&mut line).unwrap() > 0,
+                "output closed"
+            );
             line.trim_end().to_string()
         }
 
