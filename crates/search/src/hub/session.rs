@@ -128,7 +128,7 @@ impl<'e> Session<'e, '_> {
     {
         let mut running: Option<Running<'scope, 'e>> = None;
         loop {
-            let input = match self.next(lines) {
+            let input = match self.next_event(lines) {
                 Next::Input(input) => input,
                 Next::Deadline => {
                     self.stop_search();
@@ -179,7 +179,7 @@ impl<'e> Session<'e, '_> {
         }
     }
 
-    fn next(&self, lines: &Receiver<Input>) -> Next {
+    fn next_event(&self, lines: &Receiver<Input>) -> Next {
         let Some(deadline) = self.deadline else {
             return lines.recv().map_or(Next::End, Next::Input);
         };
