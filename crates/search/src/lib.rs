@@ -1,7 +1,8 @@
 //! # shashki-search
 //!
 //! Monte-Carlo tree search (PUCT and Gumbel root search) over a batched
-//! [`Evaluator`], and a reference alpha-beta engine.
+//! [`Evaluator`], and a reference alpha-beta engine; the protocols that
+//! serve them ([`protocol`], our own line protocol, and [`hub`], Hub).
 
 pub mod alphabeta;
 pub mod batching;
@@ -9,6 +10,7 @@ pub mod cache;
 pub mod engine;
 pub mod evaluator;
 pub mod evaluators;
+pub mod hub;
 pub mod limits;
 pub mod mcts;
 pub mod mcts_driver;
