@@ -20,7 +20,7 @@
 //! declared right after the half-move that completes the count.
 
 use crate::bitboard::MAIN_DIAGONAL;
-use crate::game::EndReason;
+use crate::outcome::EndReason;
 use crate::moves::Move;
 use crate::position::{Color, Position};
 use serde::{Deserialize, Serialize};

@@ -10,7 +10,9 @@
 //! - [`Position::from_fen`] / [`Position::to_fen`]: PDN FEN.
 //! - [`Position::parse_move`]: long and short notation.
 //! - [`perft`]: move-tree counts.
-//! - [`Game`]: a game under the official draw rules ([`DrawRules`]), with undo.
+//! - [`Game`]: a game under the official draw rules ([`DrawRules`] and
+//!   [`DrawCounters`] in [`draw`]), with undo; how it ends: an [`Outcome`]
+//!   ([`GameResult`] and [`EndReason`]).
 //! - [`pdn`]: reading and writing PDN game records (GameType 25).
 
 pub mod atomic;
@@ -21,6 +23,7 @@ pub mod game;
 mod movegen;
 mod moves;
 mod notation;
+mod outcome;
 pub mod pdn;
 pub mod perft;
 mod position;
@@ -29,10 +32,11 @@ pub mod zobrist;
 
 pub use draw::{DrawCounters, DrawRules, king_vs_king_is_dead};
 pub use fen::FenError;
-pub use game::{DrawState, EndReason, Game, GameResult, Outcome};
+pub use game::{DrawState, Game};
 pub use movegen::PathMode;
 pub use moves::{MAX_MOVES, MAX_PATH, Move, MoveList};
 pub use notation::MoveError;
+pub use outcome::{EndReason, GameResult, Outcome};
 pub use pdn::{PdnError, PdnGame, read_pdn, write_pdn};
 pub use position::{Color, Piece, Position, START_FEN};
 pub use square::{Square, Squares};
