@@ -14,6 +14,8 @@
 //!   [`DrawCounters`] in [`draw`]), with undo; how it ends: an [`Outcome`]
 //!   ([`GameResult`] and [`EndReason`]).
 //! - [`pdn`]: reading and writing PDN game records (GameType 25).
+//! - [`splitmix`]: the workspace's one 64-bit mixer (Zobrist keys, hash
+//!   keys, derived seeds).
 
 pub mod atomic;
 pub mod bitboard;
@@ -27,6 +29,7 @@ mod outcome;
 pub mod pdn;
 pub mod perft;
 mod position;
+pub mod splitmix;
 mod square;
 pub mod zobrist;
 
