@@ -3,7 +3,9 @@
 //! The rules core of Shashki Zero: an exact, fast implementation of Russian
 //! checkers (русские шашки) on 32-bit bitboards.
 //!
-//! - [`Position`]: copy-make position with an incremental Zobrist hash.
+//! - [`Position`]: copy-make position with an incremental Zobrist hash
+//!   ([`zobrist`]); [`Square`]s in the 32-square layout, whose
+//!   compile-time tables are in [`bitboard`].
 //! - [`Position::legal_moves`]: every legal move, captures mandatory with free
 //!   choice, flying kings, Turkish strike, promotion mid-capture.
 //! - [`Move`]: path, captured set, promotion; `Display` is long notation.
@@ -14,6 +16,7 @@
 //!   [`DrawCounters`] in [`draw`]), with undo; how it ends: an [`Outcome`]
 //!   ([`GameResult`] and [`EndReason`]).
 //! - [`pdn`]: reading and writing PDN game records (GameType 25).
+//! - [`atomic`]: atomic file writes, here because every stage writes files.
 //! - [`splitmix`]: the workspace's one 64-bit mixer (Zobrist keys, hash
 //!   keys, derived seeds).
 
