@@ -13,8 +13,8 @@ pub use write::{write_pdn, write_pdn_file};
 
 use crate::draw::DrawRules;
 use crate::game::Game;
-use crate::outcome::{EndReason, GameResult};
 use crate::moves::Move;
+use crate::outcome::{EndReason, GameResult};
 use crate::position::Position;
 use thiserror::Error;
 

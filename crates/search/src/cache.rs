@@ -111,7 +111,8 @@ impl EvalCache {
     }
 
     fn locate(&self, request: &EvalRequest<'_>) -> (usize, usize) {
-        let key = splitmix64(request.position.hash() ^ splitmix64(draw_state_word(request.draw_state)));
+        let key =
+            splitmix64(request.position.hash() ^ splitmix64(draw_state_word(request.draw_state)));
         let shards = self.shards.len() as u64;
         let shard = (key % shards) as usize;
         let bucket = ((key / shards) % self.buckets_per_shard as u64) as usize;
