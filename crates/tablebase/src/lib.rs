@@ -8,7 +8,7 @@
 //!
 //! - [`generate()`]: retrograde analysis per material signature, all
 //!   signatures up to N pieces, parallel (rayon), resumable, each file
-//!   written atomically with a header and a checksum ([`format`]).
+//!   written atomically with a header and a checksum ([`format`](mod@format)).
 //! - [`Tablebases`]: loaded once, `Send + Sync`, O(1) probes
 //!   ([`Tablebases::probe`]) and best moves ([`Tablebases::best_moves`]).
 //! - [`Material`]: the signatures (men and kings per side, seen from the
