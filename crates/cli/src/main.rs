@@ -2,6 +2,11 @@
 //! file under `commands/`; this file only parses the command line and
 //! dispatches.
 
+// The doc comments of the argument structs are clap's `--help` text, written
+// for the terminal (`[net]` is a config section, `[,gumbel]` an option), not
+// links for rustdoc.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use clap::{Parser, Subcommand};
 
 mod builtin_engine;

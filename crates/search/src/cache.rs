@@ -8,7 +8,8 @@
 //! memory stays fixed at the capacity given.
 
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
-use crate::evaluators::{draw_state_word, mix64};
+use crate::evaluators::draw_state_word;
+use shashki_rules::splitmix::splitmix64;
 use shashki_rules::{DrawState, Position};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -110,7 +111,8 @@ impl EvalCache {
     }
 
     fn locate(&self, request: &EvalRequest<'_>) -> (usize, usize) {
-        let key = mix64(request.position.hash() ^ mix64(draw_state_word(request.draw_state)));
+        let key =
+            splitmix64(request.position.hash() ^ splitmix64(draw_state_word(request.draw_state)));
         let shards = self.shards.len() as u64;
         let shard = (key % shards) as usize;
         let bucket = ((key / shards) % self.buckets_per_shard as u64) as usize;

@@ -1,7 +1,7 @@
 //! MCTS behind the [`Engine`] trait, for `shashki analyse|play|engine` and
 //! the arena: one [`Search`] kept between moves of a game (tree reuse), any
 //! [`Evaluator`] (rollouts or a network), one or more search threads
-//! ([`mcts_driver`](crate::mcts_driver)), time management and `stop`.
+//! ([`mcts_driver`]), time management and `stop`.
 
 use crate::engine::{Engine, Score, SearchReport};
 use crate::evaluator::Evaluator;

@@ -1,6 +1,6 @@
 //! Self-play counters and the rates derived from them.
 
-use crate::player::FinishedGame;
+use crate::finished::FinishedGame;
 use shashki_rules::GameResult;
 
 /// Counters of one or more [`SelfPlayer::play`](crate::SelfPlayer::play) calls.
