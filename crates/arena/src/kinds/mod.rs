@@ -17,7 +17,8 @@
 //! thinks for a time rather than a fixed amount of work.
 //!
 //! A new kind is a module here with its `KIND` entry in [`KINDS`], a
-//! [`PlayerKind`] variant for its settings and an arm in [`prepare`].
+//! [`PlayerKind`] variant for its settings and an arm in `prepare` (which
+//! makes the kind's [`PlayerMaker`] once per match).
 
 pub mod ab;
 pub mod ext;
