@@ -17,13 +17,13 @@
 //!   checkpoint wildcards, players files, the ladder.
 //! - [`openings`]: the built-in balloted opening book (`data/openings.txt`),
 //!   PDN or FEN-per-line books.
-//! - [`matches`]: parallel matches, each opening played with colours
+//! - [`matches`](mod@matches): parallel matches, each opening played with colours
 //!   swapped, forfeits for failing engines, PDN output; [`clock`]: game
 //!   clocks (`--tc 60+1`) and time forfeits.
 //! - [`rating`]: a rating run's pairings and outputs, and the one call that
 //!   plays a pairing for `match`, `rate` and the gate; [`journal`]: its
 //!   resumable record (PDN and ratings file, written as each pair ends).
-//! - [`gate`]: candidate vs best by SPRT or a fixed number of games, and a
+//! - [`gate`](mod@gate): candidate vs best by SPRT or a fixed number of games, and a
 //!   training run's checkpoint gate.
 //! - [`score`]: W/D/L, score, Elo difference with a 95 % interval, pentanomial
 //!   counts of game pairs; [`sprt`]: the fishtest-style GSPRT.

@@ -17,10 +17,10 @@ use std::path::PathBuf;
 /// Options of `shashki rate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Comma-separated players: random, ab:depth=N, ab:movetime=MS,
-    /// mcts:sims=N[,gumbel], net:PATH@sims=N[,gumbel], nnue:PATH@depth=N|movetime=MS
-    /// (a `*` in the file name of net: or nnue: takes every matching
-    /// checkpoint), ext:"COMMAND"@movetime=MS.
+    /// Comma-separated players: `random`, `ab:depth=N`, `ab:movetime=MS`,
+    /// `mcts:sims=N[,gumbel]`, `net:PATH@sims=N[,gumbel]`,
+    /// `nnue:PATH@depth=N|movetime=MS` (a `*` in the file name of net: or
+    /// nnue: takes every matching checkpoint), `ext:"COMMAND"@movetime=MS`.
     #[arg(long, required_unless_present_any = ["ladder", "players_file"])]
     players: Option<String>,
     /// Players from a TOML file: `players = ["random", "ab:depth=4"]` and/or

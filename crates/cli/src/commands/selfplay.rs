@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// Options of `shashki selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run configuration (TOML): [net], [search], [selfplay], [draw_rules].
+    /// Run configuration (TOML): `[net]`, `[search]`, `[selfplay]`, `[draw_rules]`.
     #[arg(long, default_value = "configs/cpu.toml")]
     config: PathBuf,
     /// Directory the chunk files go to.
