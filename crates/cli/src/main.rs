@@ -9,9 +9,13 @@
 
 use clap::{Parser, Subcommand};
 
+mod arena_args;
+mod arena_gate;
 mod builtin_engine;
 mod commands;
 mod engine_choice;
+mod progress;
+mod run_options;
 mod signals;
 
 /// Shashki Zero: train Russian checkers engines from zero by self-play.

@@ -15,7 +15,6 @@ pub mod pdn;
 pub mod perft;
 pub mod play;
 pub mod rate;
-pub mod record;
 pub mod selfplay;
 pub mod tb;
 pub mod train;
