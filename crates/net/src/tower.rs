@@ -16,63 +16,71 @@ use burn::nn::{BatchNorm, Linear};
 use burn::tensor::Tensor;
 use burn::tensor::activation::relu;
 
-/// A convolution and the batch norm after it.
-#[derive(Module, Debug)]
-pub(crate) struct ConvBn<C: Module> {
-    conv: C,
-    bn: BatchNorm,
+/// Builds convolution and batch norm `desc`.
+fn build_conv_bn<C: TrainConv>(
+    b: &mut Builder<'_>,
+    desc: &ConvBnDesc,
+) -> Result<(C, BatchNorm), NetError> {
+    let conv = C::build(b, &desc.conv)?;
+    let bn = b.batch_norm(&desc.bn, desc.conv.cout)?;
+    Ok((conv, bn))
 }
 
-impl<C: TrainConv + Module> ConvBn<C> {
-    fn build(b: &mut Builder<'_>, desc: &ConvBnDesc) -> Result<ConvBn<C>, NetError> {
-        let conv = C::build(b, &desc.conv)?;
-        let bn = b.batch_norm(&desc.bn, desc.conv.cout)?;
-        Ok(ConvBn { conv, bn })
-    }
-
-    /// `bn(conv(x))`, before the ReLU.
-    fn forward(&self, x: Act<C>, context: &Context<C>) -> Act<C> {
-        self.conv.forward(x, context).batch_norm(&self.bn)
-    }
-
-    fn export(&self, out: &mut Vec<NamedTensor>, desc: &ConvBnDesc) -> Result<(), NetError> {
-        self.conv.export(out, &desc.conv.name)?;
-        export_bn(out, &desc.bn, &self.bn)
-    }
+/// `bn(conv(x))`, before the ReLU.
+fn conv_bn<C: TrainConv>(conv: &C, bn: &BatchNorm, x: Act<C>, context: &Context<C>) -> Act<C> {
+    conv.forward(x, context).batch_norm(bn)
 }
 
-/// One residual block (see [`BlockDesc`]).
+fn export_conv_bn<C: TrainConv>(
+    out: &mut Vec<NamedTensor>,
+    desc: &ConvBnDesc,
+    conv: &C,
+    bn: &BatchNorm,
+) -> Result<(), NetError> {
+    conv.export(out, &desc.conv.name)?;
+    export_bn(out, &desc.bn, bn)
+}
+
+/// One residual block (see [`BlockDesc`]). The fields keep their names
+/// (module paths, which optimizer states record) from the first nets.
 #[derive(Module, Debug)]
 pub(crate) struct ResBlock<C: Module> {
-    conv1: ConvBn<C>,
+    conv1: C,
+    bn1: BatchNorm,
     /// Maps `[mean, max]` of the first activation (2C) to a per-channel bias (C).
     pool: Option<Linear>,
-    conv2: ConvBn<C>,
+    conv2: C,
+    bn2: BatchNorm,
 }
 
 impl<C: TrainConv + Module> ResBlock<C> {
     fn build(b: &mut Builder<'_>, desc: &BlockDesc) -> Result<ResBlock<C>, NetError> {
+        let (conv1, bn1) = build_conv_bn(b, &desc.conv1)?;
+        let pool = desc.pool.as_ref().map(|pool| b.linear(pool)).transpose()?;
+        let (conv2, bn2) = build_conv_bn(b, &desc.conv2)?;
         Ok(ResBlock {
-            conv1: ConvBn::build(b, &desc.conv1)?,
-            pool: desc.pool.as_ref().map(|pool| b.linear(pool)).transpose()?,
-            conv2: ConvBn::build(b, &desc.conv2)?,
+            conv1,
+            bn1,
+            pool,
+            conv2,
+            bn2,
         })
     }
 
     fn forward(&self, x: Act<C>, context: &Context<C>) -> Act<C> {
-        let mut h = self.conv1.forward(x.clone(), context).relu();
+        let mut h = conv_bn(&self.conv1, &self.bn1, x.clone(), context).relu();
         if let Some(pool) = &self.pool {
             h = C::Layout::add_bias(h.clone(), pool.forward(C::Layout::pool(h)));
         }
-        (self.conv2.forward(h, context) + x).relu()
+        (conv_bn(&self.conv2, &self.bn2, h, context) + x).relu()
     }
 
     fn export(&self, out: &mut Vec<NamedTensor>, desc: &BlockDesc) -> Result<(), NetError> {
-        self.conv1.export(out, &desc.conv1)?;
+        export_conv_bn(out, &desc.conv1, &self.conv1, &self.bn1)?;
         if let (Some(pool), Some(pool_desc)) = (&self.pool, &desc.pool) {
             export_linear(out, &pool_desc.name, pool)?;
         }
-        self.conv2.export(out, &desc.conv2)
+        export_conv_bn(out, &desc.conv2, &self.conv2, &self.bn2)
     }
 }
 
@@ -115,11 +123,14 @@ impl ValueMlp {
 /// The trainable network of the kind whose convolution is `C`.
 #[derive(Module, Debug)]
 pub struct Tower<C: Module> {
-    stem: ConvBn<C>,
+    stem_conv: C,
+    stem_bn: BatchNorm,
     blocks: Vec<ResBlock<C>>,
-    policy_conv: ConvBn<C>,
+    policy_conv: C,
+    policy_bn: BatchNorm,
     policy_out: C,
-    value_conv: ConvBn<C>,
+    value_conv: C,
+    value_bn: BatchNorm,
     value_mlp: ValueMlp,
     #[module(skip)]
     config: NetConfig,
@@ -143,19 +154,25 @@ impl<C: TrainConv + Module> Tower<C> {
         desc: &ModelDesc,
         b: &mut Builder<'_>,
     ) -> Result<Tower<C>, NetError> {
-        let stem = ConvBn::build(b, &desc.trunk.stem)?;
+        let (stem_conv, stem_bn) = build_conv_bn(b, &desc.trunk.stem)?;
         let blocks = desc
             .trunk
             .blocks
             .iter()
             .map(|block| ResBlock::build(b, block))
             .collect::<Result<_, _>>()?;
+        let (policy_conv, policy_bn) = build_conv_bn(b, &desc.policy.conv)?;
+        let policy_out = C::build(b, &desc.policy.out)?;
+        let (value_conv, value_bn) = build_conv_bn(b, &desc.value.conv)?;
         Ok(Tower {
-            stem,
+            stem_conv,
+            stem_bn,
             blocks,
-            policy_conv: ConvBn::build(b, &desc.policy.conv)?,
-            policy_out: C::build(b, &desc.policy.out)?,
-            value_conv: ConvBn::build(b, &desc.value.conv)?,
+            policy_conv,
+            policy_bn,
+            policy_out,
+            value_conv,
+            value_bn,
             value_mlp: ValueMlp::build(b, &desc.value)?,
             config: config.clone(),
         })
@@ -163,16 +180,16 @@ impl<C: TrainConv + Module> Tower<C> {
 
     /// Runs the network on `[n, 7, 8, 8]` input planes.
     pub(crate) fn forward(&self, input: Tensor<4>) -> NetOutput {
-        let context = C::Layout::context(&self.config, &input.device());
-        let x = C::Layout::enter(&context, input);
-        let x = self.stem.forward(x, &context).relu();
+        let context = &C::Layout::context(&self.config, &input.device());
+        let x = C::Layout::enter(context, input);
+        let x = conv_bn(&self.stem_conv, &self.stem_bn, x, context).relu();
         let x = self
             .blocks
             .iter()
-            .fold(x, |x, block| block.forward(x, &context));
-        let p = self.policy_conv.forward(x.clone(), &context).relu();
-        let policy = C::Layout::policy(&context, self.policy_out.forward(p, &context));
-        let v = self.value_conv.forward(x, &context).relu();
+            .fold(x, |x, block| block.forward(x, context));
+        let p = conv_bn(&self.policy_conv, &self.policy_bn, x.clone(), context).relu();
+        let policy = C::Layout::policy(context, self.policy_out.forward(p, context));
+        let v = conv_bn(&self.value_conv, &self.value_bn, x, context).relu();
         let (wdl, plies_left) = self.value_mlp.forward(C::Layout::pool(v));
         NetOutput {
             policy,
@@ -185,13 +202,16 @@ impl<C: TrainConv + Module> Tower<C> {
     /// of `desc` (the description this net was built from).
     pub(crate) fn to_tensors(&self, desc: &ModelDesc) -> Result<Vec<NamedTensor>, NetError> {
         let mut out = Vec::new();
-        self.stem.export(&mut out, &desc.trunk.stem)?;
+        let stem = &desc.trunk.stem;
+        export_conv_bn(&mut out, stem, &self.stem_conv, &self.stem_bn)?;
         for (block, block_desc) in self.blocks.iter().zip(&desc.trunk.blocks) {
             block.export(&mut out, block_desc)?;
         }
-        self.policy_conv.export(&mut out, &desc.policy.conv)?;
+        let policy = &desc.policy.conv;
+        export_conv_bn(&mut out, policy, &self.policy_conv, &self.policy_bn)?;
         self.policy_out.export(&mut out, &desc.policy.out.name)?;
-        self.value_conv.export(&mut out, &desc.value.conv)?;
+        let value = &desc.value.conv;
+        export_conv_bn(&mut out, value, &self.value_conv, &self.value_bn)?;
         self.value_mlp.export(&mut out, &desc.value)?;
         Ok(out)
     }
