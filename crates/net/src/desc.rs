@@ -7,8 +7,7 @@
 //! comes from the kind (`[out, in, 3, 3]` on the 8x8 board, `[out, in, taps]`
 //! on the 32 squares).
 
-use crate::config::NetConfig;
-use crate::config::NetKind;
+use crate::config::{NetConfig, NetKind};
 use crate::encoding::INPUT_PLANES;
 use crate::weights::Init;
 

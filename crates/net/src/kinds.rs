@@ -1,9 +1,9 @@
-//! The table of net kinds: which [`Layout`] each [`NetKind`] has, and what
+//! The table of net kinds: which layout (`layout::Layout`) each [`NetKind`] has, and what
 //! follows from a config's description alone: its tensor names and shapes,
 //! the check that a set of weights fits it, its parameter count, and which
 //! kind a set of weights is.
 //!
-//! A new kind is a file implementing [`Layout`] and its convolutions, a
+//! A new kind is a file implementing `Layout` and its convolutions, a
 //! [`NetKind`] variant, a row in [`weight_shape`] and [`KINDS`], and a
 //! variant in [`Net`](crate::Net) and the folded net.
 

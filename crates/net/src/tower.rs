@@ -1,7 +1,7 @@
 //! The trainable network of any kind: the residual tower with batch norm,
 //! the convolutional policy head and the W/D/L value head (plus the
 //! optional plies-left head), built from a [`ModelDesc`] and generic over
-//! the kind's convolution ([`TrainConv`]). A burn [`Module`], so it lives on
+//! the kind's convolution (`layout::TrainConv`). A burn [`Module`], so it lives on
 //! any device and trains on an autodiff one.
 
 use crate::config::NetConfig;
