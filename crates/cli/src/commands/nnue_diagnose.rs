@@ -81,6 +81,26 @@ enum Command {
         #[arg(long)]
         set: Option<PathBuf>,
     },
+    /// Speed of NNUE layouts against the hand evaluation, in one run:
+    /// nodes per second of fixed-depth searches and the cost of one
+    /// incremental evaluation per kernel (with checksums).
+    Speed {
+        /// Accumulator widths to measure.
+        #[arg(long, num_args = 1.., value_delimiter = ',', default_values_t = [128, 256, 512])]
+        ft: Vec<usize>,
+        /// Output stacks to measure.
+        #[arg(long, num_args = 1.., value_delimiter = ',', default_values_t = [shashki_nnue::Stacks::Single, shashki_nnue::Stacks::Phase4])]
+        stacks: Vec<shashki_nnue::Stacks>,
+        /// Depth of the timed searches.
+        #[arg(long, default_value_t = 12)]
+        depth: u32,
+        /// Interleaved rounds (the best is kept).
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Incremental evaluations per timing.
+        #[arg(long, default_value_t = 200_000)]
+        evals: usize,
+    },
     /// Capacity: fit one fixed set of self-play samples for many epochs.
     Capacity {
         /// Chunk folders (the newest samples first, up to --samples).
@@ -98,6 +118,9 @@ enum Command {
         /// The two hidden widths.
         #[arg(long, num_args = 2, value_delimiter = ',', default_values_t = [32, 32])]
         hidden: Vec<usize>,
+        /// Output stacks: single, phase4, pieces8.
+        #[arg(long, default_value = "single")]
+        stacks: shashki_nnue::Stacks,
         /// Target blend, as `[nnue] lambda`.
         #[arg(long, default_value_t = 0.5)]
         lambda: f32,
@@ -145,12 +168,20 @@ pub fn run(args: Args) -> Result<()> {
         ),
         Command::Loss { set, models } => loss(&set, &models),
         Command::Noise { chunks, set } => noise(&chunks, set.as_deref()),
+        Command::Speed {
+            ft,
+            stacks,
+            depth,
+            rounds,
+            evals,
+        } => speed(&ft, &stacks, depth, rounds, evals),
         Command::Capacity {
             chunks,
             samples,
             epochs,
             ft,
             hidden,
+            stacks,
             lambda,
             batch_size,
             learning_rate,
@@ -162,6 +193,7 @@ pub fn run(args: Args) -> Result<()> {
                 arch: shashki_nnue::Architecture {
                     ft,
                     hidden: [hidden[0], hidden[1]],
+                    stacks,
                 },
                 lambda,
                 epochs,
@@ -358,9 +390,10 @@ fn capacity(
     }
     let set = set.map(HeldOutSet::load).transpose()?;
     println!(
-        "fitting ft {} hidden {:?} to {} samples, {} epochs, batch {}, lr {}",
+        "fitting ft {} hidden {:?} stacks {} to {} samples, {} epochs, batch {}, lr {}",
         fit.arch.ft,
         fit.arch.hidden,
+        fit.arch.stacks,
         samples.len(),
         fit.epochs,
         fit.batch_size,
@@ -389,6 +422,57 @@ fn capacity(
     if let Some(dir) = out {
         save_model(&net, 0, dir)?;
         println!("wrote the fitted net to {}", dir.display());
+    }
+    Ok(())
+}
+
+fn speed(
+    widths: &[usize],
+    stacks: &[shashki_nnue::Stacks],
+    depth: u32,
+    rounds: usize,
+    evals: usize,
+) -> Result<()> {
+    use shashki_nnue::speed::{Contender, eval_cost, search_speed, speed_positions};
+    let mut contenders = vec![Contender::hand()];
+    for &ft in widths {
+        for &stacks in stacks {
+            let arch = shashki_nnue::Architecture {
+                ft,
+                stacks,
+                ..shashki_nnue::Architecture::default()
+            };
+            contenders.push(Contender::layout(&arch)?);
+        }
+    }
+    let names: Vec<&str> = speed_positions().iter().map(|(n, _)| *n).collect();
+    println!("nodes per second, depth {depth}, best of {rounds} interleaved rounds, 1 thread:");
+    println!("| eval | {} | ratio to hand |", names.join(" | "));
+    println!("|---|{}---|", "---:|".repeat(names.len()));
+    let nps = search_speed(&contenders, depth, rounds);
+    for (contender, row) in contenders.iter().zip(&nps) {
+        let cells: Vec<String> = row.iter().map(|v| format!("{:.2} M", v / 1e6)).collect();
+        let ratios: Vec<String> = row
+            .iter()
+            .zip(&nps[0])
+            .map(|(v, h)| format!("{:.2}x", v / h))
+            .collect();
+        println!(
+            "| {} | {} | {} |",
+            contender.name,
+            cells.join(" | "),
+            ratios.join(" / ")
+        );
+    }
+    println!("\nincremental evaluation (push, evaluate, pop), ns, best of {rounds}:");
+    println!("| layout | kernels | ns/eval | checksum |");
+    println!("|---|---|---:|---:|");
+    for contender in &contenders[1..] {
+        let net = contender.net.as_ref().expect("layouts have nets");
+        for kernels in shashki_nnue::Kernels::available() {
+            let (ns, sum) = eval_cost(net, kernels, evals, rounds);
+            println!("| {} | {kernels:?} | {ns:.0} | {sum} |", contender.name);
+        }
     }
     Ok(())
 }

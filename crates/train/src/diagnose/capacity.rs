@@ -79,7 +79,7 @@ impl CapacityFit {
             for batch in order.chunks(self.batch_size.max(1)) {
                 let pos: Vec<Position> = batch.iter().map(|&i| positions[i]).collect();
                 let tgt: Vec<f32> = batch.iter().map(|&i| targets[i]).collect();
-                let batch = NnueBatch::new(&pos, &tgt, &device);
+                let batch = NnueBatch::for_stacks(self.arch.stacks, &pos, &tgt, &device);
                 let (next, loss) = train_step(model, &mut optimizer, &batch, self.learning_rate);
                 model = next;
                 sum += f64::from(loss);
@@ -123,6 +123,7 @@ mod tests {
             arch: Architecture {
                 ft: 32,
                 hidden: [32, 8],
+                stacks: shashki_nnue::Stacks::Phase4,
             },
             lambda: 1.0,
             epochs: 30,
