@@ -855,4 +855,21 @@ mod range_tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn nnue_output_stacks_come_from_the_config_and_unknown_ones_are_named() {
+        let config =
+            RunConfig::from_toml("[nnue]\nstacks = \"phase4\"\n", Path::new("x.toml")).unwrap();
+        let arch = config.nnue_architecture().unwrap();
+        assert_eq!(arch.stacks, shashki_nnue::Stacks::Phase4);
+        let default = RunConfig::from_toml("", Path::new("x.toml")).unwrap();
+        assert_eq!(
+            default.nnue_architecture().unwrap().stacks,
+            shashki_nnue::Stacks::Single
+        );
+        let err = RunConfig::from_toml("[nnue]\nstacks = \"wide\"\n", Path::new("x.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("wide") && err.contains("phase4"), "{err}");
+    }
 }

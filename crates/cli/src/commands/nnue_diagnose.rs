@@ -322,7 +322,7 @@ fn loss(set_path: &Path, models: &[PathBuf]) -> Result<()> {
         phase_lines.push(report);
     }
     if !phase_lines.is_empty() {
-        println!("by phase (count, mse, sign):");
+        println!("by phase (count, mse, sign), one column per model in the order above:");
         for (i, phase) in PHASES.iter().enumerate() {
             let cells: Vec<String> = phase_lines
                 .iter()
