@@ -10,6 +10,7 @@ pub mod import;
 pub mod learn;
 pub mod match_cmd;
 pub mod moves;
+pub mod nnue_diagnose;
 pub mod nnue_init;
 pub mod pdn;
 pub mod perft;
