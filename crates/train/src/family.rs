@@ -250,7 +250,10 @@ mod tests {
     }
 
     fn tags<L: Trainee>(report: &StepReport) -> Vec<&'static str> {
-        L::step_scalars(report).into_iter().map(|(t, _)| t).collect()
+        L::step_scalars(report)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
     }
 
     #[test]

@@ -139,7 +139,9 @@ fn run_generations<F: Family>(
             None => break true,
         }
     };
-    Ok(generations.trainer.finish(generations_run, stopped, observer))
+    Ok(generations
+        .trainer
+        .finish(generations_run, stopped, observer))
 }
 
 /// The state of the generation loop.
@@ -156,7 +158,10 @@ struct Generations<'a, F: Family> {
 impl<F: Family> Generations<'_, F> {
     /// Runs the next generation; `None` when a stop cut it short (what it
     /// did is saved, and it reruns on resume).
-    fn run_next(&mut self, observer: &mut dyn Observer) -> Result<Option<GenerationSummary>, RunError> {
+    fn run_next(
+        &mut self,
+        observer: &mut dyn Observer,
+    ) -> Result<Option<GenerationSummary>, RunError> {
         let started = Instant::now();
         let generation = self.trainer.state.generation + 1;
         let stats = self.self_play(generation, observer)?;
@@ -165,7 +170,9 @@ impl<F: Family> Generations<'_, F> {
             return Ok(None);
         }
         log_selfplay(&mut self.trainer, &stats, observer);
-        let training = self.trainer.train_generation(generation, self.stop, observer)?;
+        let training = self
+            .trainer
+            .train_generation(generation, self.stop, observer)?;
         // Training cut short after a whole step.
         if self.stopped()? {
             return Ok(None);
@@ -228,9 +235,14 @@ impl<F: Family> Generations<'_, F> {
         // The last generation leaves no game unfinished.
         let target = self.config.run.generations;
         let last = target > 0 && generation == target;
-        let stats = self
-            .family
-            .play(learner, best.as_ref(), games, last, &mut self.sink, observer)?;
+        let stats = self.family.play(
+            learner,
+            best.as_ref(),
+            games,
+            last,
+            &mut self.sink,
+            observer,
+        )?;
         self.trainer.state.games += stats.games;
         self.trainer.state.samples += stats.samples;
         Ok(stats)
@@ -251,8 +263,7 @@ impl<F: Family> Generations<'_, F> {
             state.best_step = state.step;
             return Ok(None);
         }
-        if generation % self.config.gating.every_generations != 0 || state.best_step == state.step
-        {
+        if generation % self.config.gating.every_generations != 0 || state.best_step == state.step {
             return Ok(None);
         }
         let best = self

@@ -14,8 +14,8 @@
 
 use crate::checkpoints::CheckpointFile;
 use crate::config::{RunConfig, TrainSection};
-use crate::family::{Family, GameWriter, Trainee};
 use crate::errors::RunError;
+use crate::family::{Family, GameWriter, Trainee};
 use crate::learner::{StepReport, build_optimizer};
 use crate::observer::Observer;
 use crate::run_dir::RunDir;

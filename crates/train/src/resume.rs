@@ -230,7 +230,11 @@ mod tests {
         let mut lines = Lines::default();
         let (learner, resumed) = open(&store, false, &mut lines).unwrap();
         assert_eq!((learner.step(), resumed), (5, state));
-        assert!(lines.0[0].contains("(step 5, generation 2)"), "{:?}", lines.0);
+        assert!(
+            lines.0[0].contains("(step 5, generation 2)"),
+            "{:?}",
+            lines.0
+        );
         std::fs::remove_dir_all(store.dir()).unwrap();
     }
 
@@ -248,9 +252,25 @@ mod tests {
         let (learner, _) = open(&store, true, &mut lines).unwrap();
         assert_eq!(learner.step(), 0);
         assert!(!path.exists());
-        assert!(store.dir().join("unreadable").join(checkpoint_name(7)).exists());
-        assert!(lines.0.iter().any(|l| l.starts_with("unusable checkpoint moved to")));
-        assert!(lines.0.iter().any(|l| l == "--restart: starting from a fresh network"));
+        assert!(
+            store
+                .dir()
+                .join("unreadable")
+                .join(checkpoint_name(7))
+                .exists()
+        );
+        assert!(
+            lines
+                .0
+                .iter()
+                .any(|l| l.starts_with("unusable checkpoint moved to"))
+        );
+        assert!(
+            lines
+                .0
+                .iter()
+                .any(|l| l == "--restart: starting from a fresh network")
+        );
         std::fs::remove_dir_all(store.dir()).unwrap();
     }
 
@@ -260,9 +280,15 @@ mod tests {
         open(&store, false, &mut Lines::default()).unwrap();
         let mut other = config();
         other.nnue.ft = 16;
-        let error = open_learner::<NnueLearner>(&other, &store, &Device::flex(), false, &mut Lines::default())
-            .err()
-            .expect("architectures differ");
+        let error = open_learner::<NnueLearner>(
+            &other,
+            &store,
+            &Device::flex(),
+            false,
+            &mut Lines::default(),
+        )
+        .err()
+        .expect("architectures differ");
         assert!(matches!(error, RunError::Mismatch(_)), "{error}");
         std::fs::remove_dir_all(store.dir()).unwrap();
     }

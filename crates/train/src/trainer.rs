@@ -155,7 +155,11 @@ impl<'a, L: Trainee> Trainer<'a, L> {
             0.0
         };
         let step = self.learner.step();
-        self.log(&[("train/samples_per_second", samples_per_second)], step, observer);
+        self.log(
+            &[("train/samples_per_second", samples_per_second)],
+            step,
+            observer,
+        );
         let window = [
             ("replay/window_samples", self.replay.len() as f64),
             ("replay/total_samples", self.replay.total_samples() as f64),
@@ -334,16 +338,14 @@ mod tests {
         assert_eq!(trainer.state.replay.drawn, 3 * 32);
         let summary = trainer.finish(1, false, &mut crate::observer::Silent);
         assert!(summary.checkpoint.ends_with(checkpoint_name(3)));
-        let steps: Vec<u64> = CheckpointStore::<shashki_nnue::NnueCheckpoint>::open_for(
-            dir.join("checkpoints"),
-            10,
-        )
-        .unwrap()
-        .checkpoints()
-        .unwrap()
-        .iter()
-        .map(|(step, _)| *step)
-        .collect();
+        let steps: Vec<u64> =
+            CheckpointStore::<shashki_nnue::NnueCheckpoint>::open_for(dir.join("checkpoints"), 10)
+                .unwrap()
+                .checkpoints()
+                .unwrap()
+                .iter()
+                .map(|(step, _)| *step)
+                .collect();
         assert_eq!(steps, [0, 2, 3]);
 
         let files = event_files(&dir.join("tb")).unwrap();
