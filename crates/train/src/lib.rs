@@ -17,8 +17,8 @@
 //!   implements; [`observer`]: progress and summaries for the caller;
 //! - [`family`]: what the loop needs of an engine family (its learner and
 //!   its self-play), with the MCTS family; [`nnue_family`]: the NNUE family;
-//! - [`resume`]: claiming a run directory and reopening its learner;
-//!   [`trainer`]: the training steps, saves and logs that `train` and
+//! - `resume`: claiming a run directory and reopening its learner;
+//!   `trainer`: the training steps, saves and logs that `train` and
 //!   `learn` share;
 //! - [`generations`]: `shashki train`, the generation loop; [`halves`]:
 //!   `shashki selfplay` and `shashki learn` alone.
