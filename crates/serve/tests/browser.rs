@@ -1,0 +1,276 @@
+//! The page in a real browser: headless Chromium driven over WebDriver
+//! (Debian's `chromium` and `chromium-driver`, which `.ci/run` installs).
+//! It plays a move by clicking, waits for the engine's reply, opens a PDN
+//! and steps through it with the keyboard, runs the analysis, and checks
+//! the squares drawn in the page against the game's position each time.
+//! Screenshots go to `target/tmp/serve-screenshots/`.
+//!
+//! Without chromedriver the test says so and passes, except under CI (the
+//! `CI` variable set), where it fails.
+
+mod support;
+
+use fantoccini::{Client as Browser, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use shashki_rules::{Color, Game, Position, Square};
+use shashki_serve::Server;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Chromium's flags: headless, no sandbox (CI containers run as root),
+/// nothing that reaches the network.
+const CHROMIUM_ARGS: [&str; 10] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1280,860",
+];
+
+const PDN: &str = r#"[Event "browser test"]
+[White "Alice"]
+[Black "Bob"]
+[Result "0-2"]
+1. c3-d4 f6-g5 2. d4-c5 b6:d4 3. e3:c5 d6:b4 0-2
+"#;
+
+fn find_program(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Kills the driver (and with it the browser) however the test ends.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start_driver(driver: &Path) -> (Driver, String) {
+    let port = free_port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", driver.display()));
+    let guard = Driver(child);
+    let url = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start within 20 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (guard, url)
+}
+
+#[test]
+fn the_board_plays_analyses_and_steps_through_a_pdn_in_chromium() {
+    let driver = find_program(&["chromedriver"]);
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let (Some(driver), Some(chromium)) = (driver, chromium) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs chromium and chromium-driver (apt-get install chromium chromium-driver)"
+        );
+        eprintln!("skipped: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let dir = support::temp_dir("browser");
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let pdn_file = dir.join("games.pdn");
+    std::fs::write(&pdn_file, PDN).unwrap();
+    let server = Server::start(shashki_serve::ServeOptions {
+        pdn_files: vec![pdn_file.clone()],
+        ..support::options()
+    })
+    .unwrap();
+    let (_driver, driver_url) = start_driver(&driver);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut caps = serde_json::Map::new();
+        let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|s| s.to_string()).collect();
+        args.push(format!("--user-data-dir={}", dir.join("profile").display()));
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({"binary": chromium, "args": args}),
+        );
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let browser = ClientBuilder::new(connector)
+            .capabilities(caps)
+            .connect(&driver_url)
+            .await
+            .expect("a WebDriver session");
+        let outcome = tokio::time::timeout(
+            Duration::from_secs(120),
+            scenario(&browser, &server.url(), &shots, &pdn_file),
+        )
+        .await;
+        let _ = browser.close().await;
+        outcome.expect("the browser scenario finishes within 2 minutes");
+    });
+    std::fs::remove_dir_all(dir).ok();
+}
+
+async fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
+    browser.goto(url).await.unwrap();
+    wait_for(browser, "document.body.dataset.ready === '1'", "the page to load").await;
+    check_board(browser, &[], "the start").await;
+    shot(browser, shots, "start").await;
+
+    // Play c3-d4 by clicking; the engine (ab, 0.1 s) answers.
+    click(browser, "#movetime option[value='100']").await;
+    click(browser, "#board [data-square='c3']").await;
+    let targets = js(browser, "return [...document.querySelectorAll('[data-target]')].map(t => t.dataset.target)").await;
+    assert_eq!(targets, json!(["b4", "d4"]), "c3's moves are shown");
+    click(browser, "#board [data-square='d4']").await;
+    wait_for(browser, "!!document.querySelector(\"#moves .mv[data-ply='2']\")", "the engine's reply").await;
+    wait_for(browser, "document.getElementById('status').dataset.thinking === '0'", "the engine to finish").await;
+    let moves = move_list(browser).await;
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert_eq!(moves[0], "c3-d4");
+    check_board(browser, &moves, "after the engine's reply").await;
+    shot(browser, shots, "play").await;
+
+    // Live analysis of the position on the board.
+    click(browser, "#analyse-toggle").await;
+    wait_for(browser, "document.getElementById('ceval-pv').children.length > 0", "an analysis line").await;
+    let score = js(browser, "return document.getElementById('ceval-score').textContent").await;
+    assert!(score.as_str().is_some_and(|s| s != "–"), "{score}");
+    shot(browser, shots, "analysis").await;
+    click(browser, "#analyse-toggle").await;
+
+    // Undo takes back the engine's reply and our move.
+    click(browser, "#undo").await;
+    wait_for(browser, "document.querySelectorAll('#moves .mv[data-ply]').length === 0", "the undo").await;
+    check_board(browser, &[], "after undo").await;
+
+    // Open a PDN (pasted), pick the game, step with the keyboard.
+    click(browser, "#tab-games").await;
+    browser
+        .find(Locator::Css("#pdn-text"))
+        .await
+        .unwrap()
+        .send_keys(PDN)
+        .await
+        .unwrap();
+    click(browser, "#pdn-load").await;
+    wait_for(browser, "!!document.querySelector(\"#game-list tr[data-game='1']\")", "the game list").await;
+    let row = js(browser, "return [...document.querySelectorAll(\"#game-list tr[data-game='1'] td\")].map(td => td.textContent)").await;
+    assert_eq!(row, json!(["1", "Alice", "Bob", "0-2", "", "3"]));
+    click(browser, "#game-list tr[data-game='1']").await;
+    wait_for(browser, "document.querySelectorAll('#moves .mv[data-ply]').length === 6", "the game's moves").await;
+    let game_moves = move_list(browser).await;
+    let body = browser.find(Locator::Css("body")).await.unwrap();
+    for _ in 0..3 {
+        body.send_keys("\u{E014}").await.unwrap(); // ArrowRight
+    }
+    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='3']\")", "three steps").await;
+    check_board(browser, &game_moves[..3], "three half-moves into the game").await;
+    body.send_keys("\u{E011}").await.unwrap(); // End: the capture b6:d4 and e3:c5 played
+    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='6']\")", "the end").await;
+    check_board(browser, &game_moves, "the end of the game").await;
+    shot(browser, shots, "games").await;
+    body.send_keys("\u{E012}").await.unwrap(); // ArrowLeft
+    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='5']\")", "one step back").await;
+    check_board(browser, &game_moves[..5], "one step back").await;
+
+    // The same file opened from disk through the file picker.
+    browser
+        .find(Locator::Css("#pdn-file"))
+        .await
+        .unwrap()
+        .send_keys(&pdn_file.display().to_string())
+        .await
+        .unwrap();
+    wait_for(browser, "document.getElementById('pdn-source').textContent.includes('1 game')", "the opened file").await;
+
+    // Flipped, a1 is drawn at the top right.
+    click(browser, "#flip").await;
+    let corner = js(browser, "const r = document.querySelector(\"#board [data-square='a1'] rect\").getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); return [r.left > b.left + b.width / 2, r.top < b.top + b.height / 2]").await;
+    assert_eq!(corner, json!([true, true]));
+    check_board(browser, &game_moves[..5], "flipped").await;
+    shot(browser, shots, "flipped").await;
+}
+
+async fn js(browser: &Browser, script: &str) -> Value {
+    browser.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
+}
+
+async fn wait_for(browser: &Browser, condition: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if js(browser, &format!("return !!({condition})")).await == json!(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            let status = js(browser, "return document.getElementById('status').textContent + ' | ' + document.getElementById('error').textContent").await;
+            panic!("waited 30 s for {what}; the page says: {status}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn click(browser: &Browser, css: &str) {
+    browser
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+async fn move_list(browser: &Browser) -> Vec<String> {
+    let v = js(browser, "return [...document.querySelectorAll('#moves .mv[data-ply]')].map(m => m.textContent)").await;
+    serde_json::from_value(v).unwrap()
+}
+
+/// The squares drawn in the page equal the position after `moves`.
+async fn check_board(browser: &Browser, moves: &[String], when: &str) {
+    let drawn = js(browser, "return Object.fromEntries([...document.querySelectorAll('#board [data-square]')].map(c => [c.dataset.square, c.dataset.piece]))").await;
+    let mut game = Game::new(Position::startpos());
+    for mv in moves {
+        game.play_notation(mv).unwrap_or_else(|e| panic!("{when}: {e}"));
+    }
+    let pos = game.position();
+    for sq in Square::ALL {
+        let expected = pos.piece_at(sq).map_or(String::new(), |p| {
+            let c = if p.color == Color::White { "w" } else { "b" };
+            if p.king { c.to_uppercase() } else { c.to_string() }
+        });
+        assert_eq!(drawn[sq.to_string()], json!(expected), "{when}: square {sq}");
+    }
+    assert_eq!(drawn.as_object().unwrap().len(), 32, "{when}: 32 dark squares");
+}
+
+async fn shot(browser: &Browser, dir: &Path, name: &str) {
+    let png = browser.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
