@@ -16,5 +16,6 @@ pub mod play;
 pub mod rate;
 pub mod record;
 pub mod selfplay;
+pub mod serve;
 pub mod tb;
 pub mod train;
