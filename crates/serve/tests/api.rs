@@ -96,7 +96,7 @@ fn bad_requests_get_a_4xx_with_a_clear_message_and_the_server_keeps_serving() {
     let cases: Vec<(Value, &str)> = vec![
         (json!({"fen": "W:Wz9:B1"}), "bad FEN"),
         (json!({"moves": ["c3-d4", "c3-d4"]}), "half-move 2 (move 1...)"),
-        (json!({"moves": ["e3-e4"]}), "illegal move"),
+        (json!({"moves": ["e3-f2"]}), "illegal move"),
         (json!({"moves": ["hello"]}), "cannot read move"),
         (json!({"moves": 5}), "bad JSON"),
         (json!({"fen": "W:Wa1:Bh8", "movez": []}), "unknown field"),
@@ -180,6 +180,7 @@ fn analysis_streams_reports_and_a_closed_stream_frees_its_search() {
     assert_eq!(done["pv"][0], best);
     assert!(done["score"]["display"].as_str().is_some());
 
+    wait_until_idle(&c);
     // A long analysis holds the only slot: a second search is refused...
     let mut long = c.events("/api/analyse").expect("a stream");
     long.next().expect("a first report");
@@ -189,16 +190,12 @@ fn analysis_streams_reports_and_a_closed_stream_frees_its_search() {
     assert_eq!(c.events("/api/analyse").err().unwrap().status, 429);
     // ...until the client goes away, which stops the search (30 s long).
     drop(long);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while c.get("/api/info").json()["searches_running"] != 0 {
-        assert!(Instant::now() < deadline, "the search goes on after its stream closed");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until_idle(&c);
     assert_eq!(c.post_json("/api/engine-move", &json!({"movetime_ms": 50})).status, 200);
 
     for (query, expect) in [
         ("fen=W:Wz9", "bad FEN"),
-        ("moves=c3-c4", "illegal move"),
+        ("moves=e3-f2", "illegal move"),
         ("engine=stockfish", "unknown engine"),
         ("time_ms=abc", "time_ms"),
         ("fen=W:Wc3:Bd4&moves=c3:e5", "over"),
@@ -206,6 +203,16 @@ fn analysis_streams_reports_and_a_closed_stream_frees_its_search() {
         let a = c.events(&format!("/api/analyse?{query}")).err().expect(query);
         assert_eq!(a.status, 400, "{query}: {}", a.body);
         assert!(a.error().contains(expect), "{query}: {}", a.error());
+    }
+}
+
+/// Waits until no search runs (a search frees its slot just after its
+/// last event); fails after 10 s (the long analysis runs 30 s).
+fn wait_until_idle(c: &Client) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while c.get("/api/info").json()["searches_running"] != 0 {
+        assert!(Instant::now() < deadline, "a search goes on after its stream closed");
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

@@ -9,14 +9,16 @@
 //! `CI` variable set), where it fails.
 
 mod support;
+#[path = "support/webdriver.rs"]
+mod webdriver;
 
-use fantoccini::{Client as Browser, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use shashki_rules::{Color, Game, Position, Square};
 use shashki_serve::Server;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use webdriver::Browser;
 
 /// Chromium's flags: headless, no sandbox (CI containers run as root),
 /// nothing that reaches the network.
@@ -108,152 +110,113 @@ fn the_board_plays_analyses_and_steps_through_a_pdn_in_chromium() {
     })
     .unwrap();
     let (_driver, driver_url) = start_driver(&driver);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let mut caps = serde_json::Map::new();
-        let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|s| s.to_string()).collect();
-        args.push(format!("--user-data-dir={}", dir.join("profile").display()));
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({"binary": chromium, "args": args}),
-        );
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let browser = ClientBuilder::new(connector)
-            .capabilities(caps)
-            .connect(&driver_url)
-            .await
-            .expect("a WebDriver session");
-        let outcome = tokio::time::timeout(
-            Duration::from_secs(120),
-            scenario(&browser, &server.url(), &shots, &pdn_file),
-        )
-        .await;
-        let _ = browser.close().await;
-        outcome.expect("the browser scenario finishes within 2 minutes");
-    });
+    let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|s| s.to_string()).collect();
+    args.push(format!("--user-data-dir={}", dir.join("profile").display()));
+    let browser = Browser::start(&driver_url, &chromium, &args);
+    scenario(&browser, &server.url(), &shots, &pdn_file);
+    browser.close();
     std::fs::remove_dir_all(dir).ok();
 }
 
-async fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
-    browser.goto(url).await.unwrap();
-    wait_for(browser, "document.body.dataset.ready === '1'", "the page to load").await;
-    check_board(browser, &[], "the start").await;
-    shot(browser, shots, "start").await;
+fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
+    browser.goto(url);
+    wait_for(browser, "document.body.dataset.ready === '1'", "the page to load");
+    check_board(browser, &[], "the start");
+    shot(browser, shots, "start");
 
     // Play c3-d4 by clicking; the engine (ab, 0.1 s) answers.
-    click(browser, "#movetime option[value='100']").await;
-    click(browser, "#board [data-square='c3']").await;
-    let targets = js(browser, "return [...document.querySelectorAll('[data-target]')].map(t => t.dataset.target)").await;
+    click(browser, "#movetime option[value='100']");
+    click(browser, "#board [data-square='c3']");
+    let targets = js(browser, "return [...document.querySelectorAll('[data-target]')].map(t => t.dataset.target)");
     assert_eq!(targets, json!(["b4", "d4"]), "c3's moves are shown");
-    click(browser, "#board [data-square='d4']").await;
-    wait_for(browser, "!!document.querySelector(\"#moves .mv[data-ply='2']\")", "the engine's reply").await;
-    wait_for(browser, "document.getElementById('status').dataset.thinking === '0'", "the engine to finish").await;
-    let moves = move_list(browser).await;
+    click(browser, "#board [data-square='d4']");
+    wait_for(browser, "!!document.querySelector(\"#moves .mv[data-ply='2']\")", "the engine's reply");
+    wait_for(browser, "document.getElementById('status').dataset.thinking === '0'", "the engine to finish");
+    let moves = move_list(browser);
     assert_eq!(moves.len(), 2, "{moves:?}");
     assert_eq!(moves[0], "c3-d4");
-    check_board(browser, &moves, "after the engine's reply").await;
-    shot(browser, shots, "play").await;
+    check_board(browser, &moves, "after the engine's reply");
+    shot(browser, shots, "play");
 
     // Live analysis of the position on the board.
-    click(browser, "#analyse-toggle").await;
-    wait_for(browser, "document.getElementById('ceval-pv').children.length > 0", "an analysis line").await;
-    let score = js(browser, "return document.getElementById('ceval-score').textContent").await;
+    click(browser, "#analyse-toggle");
+    wait_for(browser, "document.getElementById('ceval-pv').children.length > 0", "an analysis line");
+    let score = js(browser, "return document.getElementById('ceval-score').textContent");
     assert!(score.as_str().is_some_and(|s| s != "–"), "{score}");
-    shot(browser, shots, "analysis").await;
-    click(browser, "#analyse-toggle").await;
+    shot(browser, shots, "analysis");
+    click(browser, "#analyse-toggle");
 
     // Undo takes back the engine's reply and our move.
-    click(browser, "#undo").await;
-    wait_for(browser, "document.querySelectorAll('#moves .mv[data-ply]').length === 0", "the undo").await;
-    check_board(browser, &[], "after undo").await;
+    click(browser, "#undo");
+    wait_for(browser, "document.querySelectorAll('#moves .mv[data-ply]').length === 0", "the undo");
+    check_board(browser, &[], "after undo");
 
     // Open a PDN (pasted), pick the game, step with the keyboard.
-    click(browser, "#tab-games").await;
-    browser
-        .find(Locator::Css("#pdn-text"))
-        .await
-        .unwrap()
-        .send_keys(PDN)
-        .await
-        .unwrap();
-    click(browser, "#pdn-load").await;
-    wait_for(browser, "!!document.querySelector(\"#game-list tr[data-game='1']\")", "the game list").await;
-    let row = js(browser, "return [...document.querySelectorAll(\"#game-list tr[data-game='1'] td\")].map(td => td.textContent)").await;
+    click(browser, "#tab-games");
+    browser.find("#pdn-text").send_keys(PDN);
+    click(browser, "#pdn-load");
+    wait_for(browser, "!!document.querySelector(\"#game-list tr[data-game='1']\")", "the game list");
+    let row = js(browser, "return [...document.querySelectorAll(\"#game-list tr[data-game='1'] td\")].map(td => td.textContent)");
     assert_eq!(row, json!(["1", "Alice", "Bob", "0-2", "", "3"]));
-    click(browser, "#game-list tr[data-game='1']").await;
-    wait_for(browser, "document.querySelectorAll('#moves .mv[data-ply]').length === 6", "the game's moves").await;
-    let game_moves = move_list(browser).await;
-    let body = browser.find(Locator::Css("body")).await.unwrap();
+    click(browser, "#game-list tr[data-game='1']");
+    wait_for(browser, "document.querySelectorAll('#moves .mv[data-ply]').length === 6", "the game's moves");
+    let game_moves = move_list(browser);
+    let body = browser.find("body");
     for _ in 0..3 {
-        body.send_keys("\u{E014}").await.unwrap(); // ArrowRight
+        body.send_keys("\u{E014}"); // ArrowRight
     }
-    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='3']\")", "three steps").await;
-    check_board(browser, &game_moves[..3], "three half-moves into the game").await;
-    body.send_keys("\u{E011}").await.unwrap(); // End: the capture b6:d4 and e3:c5 played
-    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='6']\")", "the end").await;
-    check_board(browser, &game_moves, "the end of the game").await;
-    shot(browser, shots, "games").await;
-    body.send_keys("\u{E012}").await.unwrap(); // ArrowLeft
-    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='5']\")", "one step back").await;
-    check_board(browser, &game_moves[..5], "one step back").await;
+    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='3']\")", "three steps");
+    check_board(browser, &game_moves[..3], "three half-moves into the game");
+    body.send_keys("\u{E011}"); // End: the capture b6:d4 and e3:c5 played
+    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='6']\")", "the end");
+    check_board(browser, &game_moves, "the end of the game");
+    shot(browser, shots, "games");
+    body.send_keys("\u{E012}"); // ArrowLeft
+    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='5']\")", "one step back");
+    check_board(browser, &game_moves[..5], "one step back");
 
     // The same file opened from disk through the file picker.
-    browser
-        .find(Locator::Css("#pdn-file"))
-        .await
-        .unwrap()
-        .send_keys(&pdn_file.display().to_string())
-        .await
-        .unwrap();
-    wait_for(browser, "document.getElementById('pdn-source').textContent.includes('1 game')", "the opened file").await;
+    browser.find("#pdn-file").send_keys(&pdn_file.display().to_string());
+    wait_for(browser, "document.getElementById('pdn-source').textContent.includes('1 game')", "the opened file");
 
     // Flipped, a1 is drawn at the top right.
-    click(browser, "#flip").await;
-    let corner = js(browser, "const r = document.querySelector(\"#board [data-square='a1'] rect\").getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); return [r.left > b.left + b.width / 2, r.top < b.top + b.height / 2]").await;
+    click(browser, "#flip");
+    let corner = js(browser, "const r = document.querySelector(\"#board [data-square='a1'] rect\").getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); return [r.left > b.left + b.width / 2, r.top < b.top + b.height / 2]");
     assert_eq!(corner, json!([true, true]));
-    check_board(browser, &game_moves[..5], "flipped").await;
-    shot(browser, shots, "flipped").await;
+    check_board(browser, &game_moves[..5], "flipped");
+    shot(browser, shots, "flipped");
 }
 
-async fn js(browser: &Browser, script: &str) -> Value {
-    browser.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
+fn js(browser: &Browser, script: &str) -> Value {
+    browser.execute(script)
 }
 
-async fn wait_for(browser: &Browser, condition: &str, what: &str) {
+fn wait_for(browser: &Browser, condition: &str, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        if js(browser, &format!("return !!({condition})")).await == json!(true) {
+        if js(browser, &format!("return !!({condition})")) == json!(true) {
             return;
         }
         if Instant::now() > deadline {
-            let status = js(browser, "return document.getElementById('status').textContent + ' | ' + document.getElementById('error').textContent").await;
+            let status = js(browser, "return document.getElementById('status').textContent + ' | ' + document.getElementById('error').textContent");
             panic!("waited 30 s for {what}; the page says: {status}");
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
-async fn click(browser: &Browser, css: &str) {
-    browser
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+fn click(browser: &Browser, css: &str) {
+    browser.find(css).click();
 }
 
-async fn move_list(browser: &Browser) -> Vec<String> {
-    let v = js(browser, "return [...document.querySelectorAll('#moves .mv[data-ply]')].map(m => m.textContent)").await;
+fn move_list(browser: &Browser) -> Vec<String> {
+    let v = js(browser, "return [...document.querySelectorAll('#moves .mv[data-ply]')].map(m => m.textContent)");
     serde_json::from_value(v).unwrap()
 }
 
 /// The squares drawn in the page equal the position after `moves`.
-async fn check_board(browser: &Browser, moves: &[String], when: &str) {
-    let drawn = js(browser, "return Object.fromEntries([...document.querySelectorAll('#board [data-square]')].map(c => [c.dataset.square, c.dataset.piece]))").await;
+fn check_board(browser: &Browser, moves: &[String], when: &str) {
+    let drawn = js(browser, "return Object.fromEntries([...document.querySelectorAll('#board [data-square]')].map(c => [c.dataset.square, c.dataset.piece]))");
     let mut game = Game::new(Position::startpos());
     for mv in moves {
         game.play_notation(mv).unwrap_or_else(|e| panic!("{when}: {e}"));
@@ -269,8 +232,8 @@ async fn check_board(browser: &Browser, moves: &[String], when: &str) {
     assert_eq!(drawn.as_object().unwrap().len(), 32, "{when}: 32 dark squares");
 }
 
-async fn shot(browser: &Browser, dir: &Path, name: &str) {
-    let png = browser.screenshot().await.unwrap();
+fn shot(browser: &Browser, dir: &Path, name: &str) {
+    let png = browser.screenshot();
     assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
