@@ -81,11 +81,13 @@ export class Board {
       const [fx] = this.corner(file + '1');
       const bottom = this.flipped ? 8 : 1;
       const fy = this.corner(file + bottom)[1];
-      el('text', { x: fx + SIZE - 8, y: fy + SIZE - 8, class: 'coord file', 'text-anchor': 'end' }, coords).textContent = file;
+      // Each label takes the colour of the other kind of square.
+      const shade = (name) => ((FILES.indexOf(name[0]) + Number(name.slice(1)) - 1) % 2 === 0 ? 'on-dark' : 'on-light');
+      el('text', { x: fx + SIZE - 8, y: fy + SIZE - 8, class: `coord file ${shade(file + bottom)}`, 'text-anchor': 'end' }, coords).textContent = file;
       const rankName = String(i + 1);
       const left = this.flipped ? 'h' : 'a';
       const [rx, ry] = this.corner(left + rankName);
-      el('text', { x: rx + 7, y: ry + 22, class: 'coord rank' }, coords).textContent = rankName;
+      el('text', { x: rx + 7, y: ry + 22, class: `coord rank ${shade(left + rankName)}` }, coords).textContent = rankName;
     }
     (marks.last || []).forEach((sq) => this.mark(sq, 'last'));
     if (marks.selected) this.mark(marks.selected, 'selected');

@@ -80,15 +80,29 @@ impl ScoreView {
                 (v, format!("{:+.2}", sign * f64::from(cp) / 100.0))
             }
             Score::Mate(n) => {
-                let winner = if (n > 0) == (side == Color::White) { "White" } else { "Black" };
-                (f64::from(n.signum()), format!("{winner} wins in {} half-moves", n.abs()))
+                let winner = if (n > 0) == (side == Color::White) {
+                    "White"
+                } else {
+                    "Black"
+                };
+                (
+                    f64::from(n.signum()),
+                    format!("{winner} wins in {} half-moves", n.abs()),
+                )
             }
             Score::Value(v) => (f64::from(v), format!("{:+.3}", sign * f64::from(v))),
             Score::ProvenDraw => (0.0, "0.00 (proven draw)".into()),
             Score::TbWin(_) | Score::TbLoss(_) => {
                 let win = matches!(score, Score::TbWin(_));
-                let winner = if win == (side == Color::White) { "White" } else { "Black" };
-                (if win { 1.0 } else { -1.0 }, format!("{winner} wins (tablebase)"))
+                let winner = if win == (side == Color::White) {
+                    "White"
+                } else {
+                    "Black"
+                };
+                (
+                    if win { 1.0 } else { -1.0 },
+                    format!("{winner} wins (tablebase)"),
+                )
             }
             Score::TbDraw => (0.0, "draw (tablebase)".into()),
         };

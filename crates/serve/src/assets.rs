@@ -9,10 +9,26 @@ use crate::error::ApiError;
 
 /// (name, content type, bytes) of every asset.
 static ASSETS: [(&str, &str, &[u8]); 4] = [
-    ("app.js", "text/javascript; charset=utf-8", include_bytes!("../assets/app.js")),
-    ("app.css", "text/css; charset=utf-8", include_bytes!("../assets/app.css")),
-    ("board.js", "text/javascript; charset=utf-8", include_bytes!("../assets/board.js")),
-    ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/app.js"),
+    ),
+    (
+        "app.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../assets/app.css"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/board.js"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../assets/favicon.svg"),
+    ),
 ];
 
 const INDEX: &str = include_str!("../assets/index.html");

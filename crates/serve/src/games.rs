@@ -156,8 +156,10 @@ pub async fn list_files(State(state): State<Arc<AppState>>) -> Json<Vec<FileEntr
 }
 
 fn file_name(path: &std::path::Path) -> String {
-    path.file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// `GET /api/pdn-files/{index}`.
@@ -179,7 +181,8 @@ pub async fn read_file(
     let text = tokio::task::spawn_blocking(move || std::fs::read(&path).map(|b| (path, b)))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?;
-    let (path, bytes) = text.map_err(|e| ApiError::internal(format!("cannot read the PDN file: {e}")))?;
+    let (path, bytes) =
+        text.map_err(|e| ApiError::internal(format!("cannot read the PDN file: {e}")))?;
     let text = String::from_utf8_lossy(&bytes);
     Ok(Json(game_list(&file_name(&path), &text)?))
 }

@@ -142,7 +142,9 @@ pub struct ServerInfo {
     pub max_analysis_ms: u64,
 }
 
-async fn info(axum::extract::State(state): axum::extract::State<Arc<AppState>>) -> axum::Json<ServerInfo> {
+async fn info(
+    axum::extract::State(state): axum::extract::State<Arc<AppState>>,
+) -> axum::Json<ServerInfo> {
     axum::Json(ServerInfo {
         engines: state
             .opponents

@@ -107,7 +107,9 @@ pub async fn engine_move(
         })?;
     // An external engine's answer is checked like a user's move.
     if !game.legal_moves().iter().any(|m| m.key() == mv.key()) {
-        return Err(ApiError::internal(format!("the engine answered an illegal move {mv}")));
+        return Err(ApiError::internal(format!(
+            "the engine answered an illegal move {mv}"
+        )));
     }
     game.play(&mv);
     Ok(Json(EngineMoveReply {

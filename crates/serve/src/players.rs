@@ -92,7 +92,9 @@ impl Opponents {
         let spec = spec.map(str::trim).filter(|s| !s.is_empty());
         if spec.is_none() || self.engines.iter().any(|e| Some(e.name.as_str()) == spec) {
             let named = self.engine(spec).map_err(MoverError::Spec)?;
-            return (named.make)().map(Mover::Engine).map_err(MoverError::Failed);
+            return (named.make)()
+                .map(Mover::Engine)
+                .map_err(MoverError::Failed);
         }
         let spec = spec.unwrap_or_default();
         let factory = self.factory(spec)?;
@@ -112,7 +114,8 @@ impl Opponents {
                 self.engine_names().join(", ")
             ))
         })?;
-        let factory = Arc::new(PlayerFactory::new(spec).map_err(|e| MoverError::Spec(e.to_string()))?);
+        let factory =
+            Arc::new(PlayerFactory::new(spec).map_err(|e| MoverError::Spec(e.to_string()))?);
         let mut kept = self.lock();
         if kept.len() >= KEPT_FACTORIES {
             kept.clear();

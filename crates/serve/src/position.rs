@@ -10,7 +10,7 @@
 use crate::error::{ApiError, ApiResult};
 use serde::{Deserialize, Serialize};
 use shashki_rules::{Color, EndReason, Game, GameResult, Move, Position, Square};
-use shashki_search::tablebase::{self, TbWdl, Tablebases};
+use shashki_search::tablebase::{self, Tablebases, TbWdl};
 
 /// The longest game a request may carry (the rules end real games long
 /// before: the counting rules draw after at most 60 quiet half-moves).
@@ -35,7 +35,9 @@ impl GameRequest {
     pub fn replay(&self) -> ApiResult<Game> {
         let start = match self.fen.as_deref().map(str::trim) {
             None | Some("") => Position::startpos(),
-            Some(fen) => Position::from_fen(fen).map_err(|e| ApiError::bad_request(e.to_string()))?,
+            Some(fen) => {
+                Position::from_fen(fen).map_err(|e| ApiError::bad_request(e.to_string()))?
+            }
         };
         if self.moves.len() > MAX_PLIES {
             return Err(ApiError::bad_request(format!(
@@ -46,7 +48,11 @@ impl GameRequest {
         let mut game = Game::new(start);
         for (ply, text) in self.moves.iter().enumerate() {
             game.play_notation(text).map_err(|e| {
-                ApiError::bad_request(format!("half-move {} ({}): {e}", ply + 1, move_number(ply, &start)))
+                ApiError::bad_request(format!(
+                    "half-move {} ({}): {e}",
+                    ply + 1,
+                    move_number(ply, &start)
+                ))
             })?;
         }
         Ok(game)
@@ -57,7 +63,7 @@ impl GameRequest {
 fn move_number(ply: usize, start: &Position) -> String {
     let offset = usize::from(start.side_to_move() == Color::Black);
     let n = (ply + offset) / 2 + 1;
-    if (ply + offset) % 2 == 0 {
+    if (ply + offset).is_multiple_of(2) {
         format!("move {n}.")
     } else {
         format!("move {n}...")

@@ -91,8 +91,9 @@ fn runs_dir(state: &AppState) -> ApiResult<&FsPath> {
 /// The runs of `dir`: its sub-folders holding a `config.toml` or a
 /// `checkpoints/` folder, by name.
 fn run_folders(dir: &FsPath) -> ApiResult<Vec<(String, PathBuf)>> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| ApiError::internal(format!("cannot list the run folder {}: {e}", dir.display())))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        ApiError::internal(format!("cannot list the run folder {}: {e}", dir.display()))
+    })?;
     let mut runs: Vec<(String, PathBuf)> = entries
         .flatten()
         .map(|e| e.path())
@@ -119,7 +120,9 @@ fn states(run: &FsPath, warnings: &mut Vec<String>) -> Vec<LearnerState> {
             let path = e.path();
             let parsed = std::fs::read(&path)
                 .map_err(|err| err.to_string())
-                .and_then(|b| serde_json::from_slice::<LearnerState>(&b).map_err(|err| err.to_string()));
+                .and_then(|b| {
+                    serde_json::from_slice::<LearnerState>(&b).map_err(|err| err.to_string())
+                });
             parsed
                 .map_err(|err| warnings.push(format!("{}: {err}", path.display())))
                 .ok()
@@ -129,7 +132,11 @@ fn states(run: &FsPath, warnings: &mut Vec<String>) -> Vec<LearnerState> {
     out
 }
 
-fn summary(name: &str, run: &FsPath, warnings: &mut Vec<String>) -> (RunSummary, Vec<LearnerState>) {
+fn summary(
+    name: &str,
+    run: &FsPath,
+    warnings: &mut Vec<String>,
+) -> (RunSummary, Vec<LearnerState>) {
     let states = states(run, warnings);
     let last = states.last().cloned().unwrap_or_default();
     let summary = RunSummary {
@@ -189,7 +196,10 @@ fn read_detail(name: &str, run: &FsPath) -> RunDetail {
     };
     let (rated_elo, rated_anchor) = rated(run, &mut warnings);
     RunDetail {
-        games: states.iter().map(|s| point(s.step, s.games as f64)).collect(),
+        games: states
+            .iter()
+            .map(|s| point(s.step, s.games as f64))
+            .collect(),
         gating_elo: states.iter().map(|s| point(s.step, s.best_elo)).collect(),
         rated_elo,
         rated_anchor,

@@ -1,9 +1,9 @@
 //! What every request handler shares: the options, the engines and players,
 //! the tables, and the search slots that bound how many searches run.
 
+use crate::ServeOptions;
 use crate::error::ApiError;
 use crate::players::Opponents;
-use crate::ServeOptions;
 use shashki_search::StopHandle;
 use shashki_search::tablebase::Tablebases;
 use std::sync::Arc;

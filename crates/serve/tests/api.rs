@@ -31,7 +31,12 @@ fn the_page_and_its_assets_are_served_and_nothing_else() {
     assert_eq!(page.status, 200);
     assert!(page.content_type.starts_with("text/html"));
     assert!(page.body.contains("/assets/app.js"));
-    for (name, kind) in [("app.js", "javascript"), ("board.js", "javascript"), ("app.css", "css"), ("favicon.svg", "svg")] {
+    for (name, kind) in [
+        ("app.js", "javascript"),
+        ("board.js", "javascript"),
+        ("app.css", "css"),
+        ("favicon.svg", "svg"),
+    ] {
         let a = c.get(&format!("/assets/{name}"));
         assert_eq!(a.status, 200, "{name}");
         assert!(a.content_type.contains(kind), "{name}: {}", a.content_type);
@@ -46,7 +51,10 @@ fn the_page_and_its_assets_are_served_and_nothing_else() {
     ] {
         let a = c.get(path);
         assert_eq!(a.status, 404, "{path}: {}", a.body);
-        assert!(!a.body.contains("[package]") && !a.body.contains("root:"), "{path}");
+        assert!(
+            !a.body.contains("[package]") && !a.body.contains("root:"),
+            "{path}"
+        );
         assert!(!a.error().is_empty(), "{path}");
     }
     let info = c.get("/api/info").json();
@@ -65,29 +73,61 @@ fn the_position_view_follows_the_rules() {
     assert_eq!(board.iter().filter(|p| p == &"w").count(), 12);
     assert_eq!(board.iter().filter(|p| p == &"b").count(), 12);
     assert_eq!(start["squares"][0], "a1");
-    let legal: Vec<&str> = start["legal"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
-    assert_eq!(legal, ["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"]);
+    let legal: Vec<&str> = start["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        legal,
+        [
+            "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"
+        ]
+    );
 
     // After c3-d4 f6-e5 White must take: one legal move, with its path.
-    let view = c.post_json("/api/position", &json!({"moves": ["c3-d4", "f6-e5"]})).json();
+    let view = c
+        .post_json("/api/position", &json!({"moves": ["c3-d4", "f6-e5"]}))
+        .json();
     assert_eq!(view["legal"].as_array().unwrap().len(), 1);
     assert_eq!(view["legal"][0]["text"], "d4:f6");
     assert_eq!(view["legal"][0]["captured"], json!(["e5"]));
     // Numeric notation is read too, and the view answers in long notation.
-    let numeric = c.post_json("/api/position", &json!({"moves": ["22-18"]})).json();
+    let numeric = c
+        .post_json("/api/position", &json!({"moves": ["22-18"]}))
+        .json();
     assert_eq!(strings(&numeric["moves"]), ["c3-d4"]);
     assert_eq!(numeric["side_to_move"], "black");
 
     // A finished game: Black has no piece left after White's capture.
     let fen = "W:Wc3:Bd4";
-    let over = c.post_json("/api/position", &json!({"fen": fen, "moves": ["c3:e5"]})).json();
+    let over = c
+        .post_json("/api/position", &json!({"fen": fen, "moves": ["c3:e5"]}))
+        .json();
     assert_eq!(over["outcome"]["result"], "2-0");
-    assert!(over["outcome"]["text"].as_str().unwrap().contains("no legal move"));
+    assert!(
+        over["outcome"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("no legal move")
+    );
     assert!(over["legal"].as_array().unwrap().is_empty());
 
     // Kings only: the 7.2.5 count is shown in words.
-    let kings = c.post_json("/api/position", &json!({"fen": "W:WKa1,Kc1,e1:BKh8,Kf8,b8", "moves": ["a1-b2"]})).json();
-    assert!(kings["draw"]["text"].as_str().unwrap().contains("half-move"), "{kings}");
+    let kings = c
+        .post_json(
+            "/api/position",
+            &json!({"fen": "W:WKa1,Kc1,e1:BKh8,Kf8,b8", "moves": ["a1-b2"]}),
+        )
+        .json();
+    assert!(
+        kings["draw"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("half-move"),
+        "{kings}"
+    );
 }
 
 #[test]
@@ -95,7 +135,10 @@ fn bad_requests_get_a_4xx_with_a_clear_message_and_the_server_keeps_serving() {
     let (_server, c) = start();
     let cases: Vec<(Value, &str)> = vec![
         (json!({"fen": "W:Wz9:B1"}), "bad FEN"),
-        (json!({"moves": ["c3-d4", "c3-d4"]}), "half-move 2 (move 1...)"),
+        (
+            json!({"moves": ["c3-d4", "c3-d4"]}),
+            "half-move 2 (move 1...)",
+        ),
         (json!({"moves": ["e3-f2"]}), "illegal move"),
         (json!({"moves": ["hello"]}), "cannot read move"),
         (json!({"moves": 5}), "bad JSON"),
@@ -114,7 +157,11 @@ fn bad_requests_get_a_4xx_with_a_clear_message_and_the_server_keeps_serving() {
     // A body over the limit (256 kB in the tests) is refused as such.
     let huge = c.post_raw("/api/pdn", "text/plain", vec![b' '; 1 << 20]);
     assert_eq!(huge.status, 413, "{}", huge.body);
-    assert!(huge.error().to_lowercase().contains("length limit"), "{}", huge.error());
+    assert!(
+        huge.error().to_lowercase().contains("length limit"),
+        "{}",
+        huge.error()
+    );
     let wrong_method = c.get("/api/position");
     assert_eq!(wrong_method.status, 405);
     // Still serving.
@@ -124,7 +171,12 @@ fn bad_requests_get_a_4xx_with_a_clear_message_and_the_server_keeps_serving() {
 #[test]
 fn the_engine_replies_with_a_legal_move_and_arena_specs_play_too() {
     let (_server, c) = start();
-    for engine in [Value::Null, json!("ab"), json!("random"), json!("ab:depth=2")] {
+    for engine in [
+        Value::Null,
+        json!("ab"),
+        json!("random"),
+        json!("ab:depth=2"),
+    ] {
         let a = c.post_json(
             "/api/engine-move",
             &json!({"moves": ["c3-d4"], "engine": engine, "movetime_ms": 100}),
@@ -134,17 +186,28 @@ fn the_engine_replies_with_a_legal_move_and_arena_specs_play_too() {
         let mut game = Game::new(Position::startpos());
         game.play_notation("c3-d4").unwrap();
         let mv = reply["move"]["text"].as_str().unwrap();
-        game.play_notation(mv).unwrap_or_else(|e| panic!("{engine}: {mv}: {e}"));
+        game.play_notation(mv)
+            .unwrap_or_else(|e| panic!("{engine}: {mv}: {e}"));
         assert_eq!(reply["position"]["fen"], game.position().to_fen());
         assert_eq!(reply["position"]["side_to_move"], "white");
     }
     let bad = c.post_json("/api/engine-move", &json!({"engine": "abc:depth=x"}));
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert!(bad.error().contains("abc:depth=x"), "{}", bad.error());
-    let missing = c.post_json("/api/engine-move", &json!({"engine": "nnue:/no/such/model"}));
+    let missing = c.post_json(
+        "/api/engine-move",
+        &json!({"engine": "nnue:/no/such/model"}),
+    );
     assert_eq!(missing.status, 400, "{}", missing.body);
-    assert!(missing.error().contains("/no/such/model"), "{}", missing.error());
-    let over = c.post_json("/api/engine-move", &json!({"fen": "W:Wc3:Bd4", "moves": ["c3:e5"]}));
+    assert!(
+        missing.error().contains("/no/such/model"),
+        "{}",
+        missing.error()
+    );
+    let over = c.post_json(
+        "/api/engine-move",
+        &json!({"fen": "W:Wc3:Bd4", "moves": ["c3:e5"]}),
+    );
     assert_eq!(over.status, 400);
     assert!(over.error().contains("over"), "{}", over.error());
 }
@@ -191,7 +254,11 @@ fn analysis_streams_reports_and_a_closed_stream_frees_its_search() {
     // ...until the client goes away, which stops the search (30 s long).
     drop(long);
     wait_until_idle(&c);
-    assert_eq!(c.post_json("/api/engine-move", &json!({"movetime_ms": 50})).status, 200);
+    assert_eq!(
+        c.post_json("/api/engine-move", &json!({"movetime_ms": 50}))
+            .status,
+        200
+    );
 
     for (query, expect) in [
         ("fen=W:Wz9", "bad FEN"),
@@ -200,7 +267,10 @@ fn analysis_streams_reports_and_a_closed_stream_frees_its_search() {
         ("time_ms=abc", "time_ms"),
         ("fen=W:Wc3:Bd4&moves=c3:e5", "over"),
     ] {
-        let a = c.events(&format!("/api/analyse?{query}")).err().expect(query);
+        let a = c
+            .events(&format!("/api/analyse?{query}"))
+            .err()
+            .expect(query);
         assert_eq!(a.status, 400, "{query}: {}", a.body);
         assert!(a.error().contains(expect), "{query}: {}", a.error());
     }
@@ -211,7 +281,10 @@ fn analysis_streams_reports_and_a_closed_stream_frees_its_search() {
 fn wait_until_idle(c: &Client) {
     let deadline = Instant::now() + Duration::from_secs(10);
     while c.get("/api/info").json()["searches_running"] != 0 {
-        assert!(Instant::now() < deadline, "a search goes on after its stream closed");
+        assert!(
+            Instant::now() < deadline,
+            "a search goes on after its stream closed"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -241,22 +314,37 @@ fn pdn_text_and_given_files_list_their_games() {
     })
     .unwrap();
     let c = Client::new(&server);
-    let list = c.post_raw("/api/pdn", "text/plain", TWO_GAMES.as_bytes().to_vec()).json();
+    let list = c
+        .post_raw("/api/pdn", "text/plain", TWO_GAMES.as_bytes().to_vec())
+        .json();
     let games = list["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);
-    assert_eq!((games[0]["white"].as_str(), games[0]["black"].as_str()), (Some("Alice"), Some("Bob")));
+    assert_eq!(
+        (games[0]["white"].as_str(), games[0]["black"].as_str()),
+        (Some("Alice"), Some("Bob"))
+    );
     assert_eq!(games[0]["result"], "2-0");
     assert_eq!(games[0]["termination"], "resignation");
-    assert_eq!(strings(&games[0]["moves"]), ["c3-d4", "f6-g5", "b2-c3", "g5-h4"]);
+    assert_eq!(
+        strings(&games[0]["moves"]),
+        ["c3-d4", "f6-g5", "b2-c3", "g5-h4"]
+    );
     let broken = games[1]["error"].as_str().unwrap();
-    assert!(broken.contains("game 2") && broken.contains("c3-d4"), "{broken}");
+    assert!(
+        broken.contains("game 2") && broken.contains("c3-d4"),
+        "{broken}"
+    );
 
     let files = c.get("/api/pdn-files").json();
     assert_eq!(files, json!([{"index": 0, "name": "games.pdn"}]));
     let from_file = c.get("/api/pdn-files/0").json();
     assert_eq!(from_file["source"], "games.pdn");
     assert_eq!(from_file["games"], list["games"]);
-    for path in ["/api/pdn-files/1", "/api/pdn-files/..%2Fgames.pdn", "/api/pdn-files/-1"] {
+    for path in [
+        "/api/pdn-files/1",
+        "/api/pdn-files/..%2Fgames.pdn",
+        "/api/pdn-files/-1",
+    ] {
         assert_eq!(c.get(path).status, 404, "{path}");
     }
     for text in ["", "hello world", "1. e2-e4 *"] {
@@ -295,13 +383,26 @@ fn fake_run(root: &std::path::Path) {
     }
     let mut log = shashki_train::TbLogger::open(run.join("tb")).unwrap();
     for step in 1..=600u64 {
-        log.scalars(&[("loss/total", 3.0 - step as f64 / 300.0), ("lr", 0.1)], step)
-            .unwrap();
+        log.scalars(
+            &[("loss/total", 3.0 - step as f64 / 300.0), ("lr", 0.1)],
+            step,
+        )
+        .unwrap();
     }
     log.close().unwrap();
     let mut ratings = RatingsFile::default();
-    ratings.add("random", "net:ckpt-100", Wdl::new(2, 2, 6), Pentanomial::default());
-    ratings.add("random", "net:ckpt-300", Wdl::new(1, 1, 8), Pentanomial::default());
+    ratings.add(
+        "random",
+        "net:ckpt-100",
+        Wdl::new(2, 2, 6),
+        Pentanomial::default(),
+    );
+    ratings.add(
+        "random",
+        "net:ckpt-300",
+        Wdl::new(1, 1, 8),
+        Pentanomial::default(),
+    );
     ratings.players.get_mut("net:ckpt-100").unwrap().steps = Some(100);
     ratings.players.get_mut("net:ckpt-300").unwrap().steps = Some(300);
     ratings.save(&run.join("ratings.json")).unwrap();
@@ -323,9 +424,21 @@ fn runs_show_progress_elo_and_losses_from_the_run_files() {
     let runs = c.get("/api/runs").json();
     assert_eq!(runs.as_array().unwrap().len(), 1, "{runs}");
     assert_eq!(runs[0]["name"], "alpha");
-    assert_eq!((runs[0]["generation"].as_u64(), runs[0]["step"].as_u64(), runs[0]["games"].as_u64()), (Some(3), Some(300), Some(150)));
+    assert_eq!(
+        (
+            runs[0]["generation"].as_u64(),
+            runs[0]["step"].as_u64(),
+            runs[0]["games"].as_u64()
+        ),
+        (Some(3), Some(300), Some(150))
+    );
     let d = c.get("/api/runs/alpha").json();
-    let gating: Vec<f64> = d["gating_elo"].as_array().unwrap().iter().map(|p| p["value"].as_f64().unwrap()).collect();
+    let gating: Vec<f64> = d["gating_elo"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["value"].as_f64().unwrap())
+        .collect();
     assert_eq!(gating, [0.0, 40.0, 80.0]);
     let rated = d["rated_elo"].as_array().unwrap();
     assert_eq!(rated.len(), 2);
@@ -357,7 +470,9 @@ fn the_tablebase_verdict_is_shown_for_positions_in_the_tables() {
     let c = Client::new(&server);
     let fen = "W:WKa1,Kc1:BKh8";
     let pos = Position::from_fen(fen).unwrap();
-    let probe = tables.probe(&pos, &DrawCounters::start(&pos)).expect("in the tables");
+    let probe = tables
+        .probe(&pos, &DrawCounters::start(&pos))
+        .expect("in the tables");
     let view = c.post_json("/api/position", &json!({"fen": fen})).json();
     let wdl = match probe.wdl {
         shashki_tablebase::Wdl::Win => "win",
@@ -365,7 +480,12 @@ fn the_tablebase_verdict_is_shown_for_positions_in_the_tables() {
         shashki_tablebase::Wdl::Loss => "loss",
     };
     assert_eq!(view["tablebase"]["wdl"], wdl, "{view}");
-    assert!(view["tablebase"]["text"].as_str().unwrap().starts_with("Tablebase:"));
+    assert!(
+        view["tablebase"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Tablebase:")
+    );
     let start = c.post_json("/api/position", &json!({})).json();
     assert!(start["tablebase"].is_null());
     std::fs::remove_dir_all(dir).unwrap();

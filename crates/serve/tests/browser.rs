@@ -81,7 +81,10 @@ fn start_driver(driver: &Path) -> (Driver, String) {
     let url = format!("http://127.0.0.1:{port}");
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not start within 20 s");
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not start within 20 s"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     (guard, url)
@@ -96,7 +99,9 @@ fn the_board_plays_analyses_and_steps_through_a_pdn_in_chromium() {
             std::env::var_os("CI").is_none(),
             "CI needs chromium and chromium-driver (apt-get install chromium chromium-driver)"
         );
-        eprintln!("skipped: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)");
+        eprintln!(
+            "skipped: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)"
+        );
         return;
     };
     let dir = support::temp_dir("browser");
@@ -120,18 +125,33 @@ fn the_board_plays_analyses_and_steps_through_a_pdn_in_chromium() {
 
 fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
     browser.goto(url);
-    wait_for(browser, "document.body.dataset.ready === '1'", "the page to load");
+    wait_for(
+        browser,
+        "document.body.dataset.ready === '1'",
+        "the page to load",
+    );
     check_board(browser, &[], "the start");
     shot(browser, shots, "start");
 
     // Play c3-d4 by clicking; the engine (ab, 0.1 s) answers.
     click(browser, "#movetime option[value='100']");
     click(browser, "#board [data-square='c3']");
-    let targets = js(browser, "return [...document.querySelectorAll('[data-target]')].map(t => t.dataset.target)");
+    let targets = js(
+        browser,
+        "return [...document.querySelectorAll('[data-target]')].map(t => t.dataset.target)",
+    );
     assert_eq!(targets, json!(["b4", "d4"]), "c3's moves are shown");
     click(browser, "#board [data-square='d4']");
-    wait_for(browser, "!!document.querySelector(\"#moves .mv[data-ply='2']\")", "the engine's reply");
-    wait_for(browser, "document.getElementById('status').dataset.thinking === '0'", "the engine to finish");
+    wait_for(
+        browser,
+        "!!document.querySelector(\"#moves .mv[data-ply='2']\")",
+        "the engine's reply",
+    );
+    wait_for(
+        browser,
+        "document.getElementById('status').dataset.thinking === '0'",
+        "the engine to finish",
+    );
     let moves = move_list(browser);
     assert_eq!(moves.len(), 2, "{moves:?}");
     assert_eq!(moves[0], "c3-d4");
@@ -140,48 +160,91 @@ fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
 
     // Live analysis of the position on the board.
     click(browser, "#analyse-toggle");
-    wait_for(browser, "document.getElementById('ceval-pv').children.length > 0", "an analysis line");
-    let score = js(browser, "return document.getElementById('ceval-score').textContent");
+    wait_for(
+        browser,
+        "document.getElementById('ceval-pv').children.length > 0",
+        "an analysis line",
+    );
+    let score = js(
+        browser,
+        "return document.getElementById('ceval-score').textContent",
+    );
     assert!(score.as_str().is_some_and(|s| s != "–"), "{score}");
     shot(browser, shots, "analysis");
     click(browser, "#analyse-toggle");
 
     // Undo takes back the engine's reply and our move.
     click(browser, "#undo");
-    wait_for(browser, "document.querySelectorAll('#moves .mv[data-ply]').length === 0", "the undo");
+    wait_for(
+        browser,
+        "document.querySelectorAll('#moves .mv[data-ply]').length === 0",
+        "the undo",
+    );
     check_board(browser, &[], "after undo");
 
     // Open a PDN (pasted), pick the game, step with the keyboard.
     click(browser, "#tab-games");
     browser.find("#pdn-text").send_keys(PDN);
     click(browser, "#pdn-load");
-    wait_for(browser, "!!document.querySelector(\"#game-list tr[data-game='1']\")", "the game list");
-    let row = js(browser, "return [...document.querySelectorAll(\"#game-list tr[data-game='1'] td\")].map(td => td.textContent)");
+    wait_for(
+        browser,
+        "!!document.querySelector(\"#game-list tr[data-game='1']\")",
+        "the game list",
+    );
+    let row = js(
+        browser,
+        "return [...document.querySelectorAll(\"#game-list tr[data-game='1'] td\")].map(td => td.textContent)",
+    );
     assert_eq!(row, json!(["1", "Alice", "Bob", "0-2", "", "3"]));
     click(browser, "#game-list tr[data-game='1']");
-    wait_for(browser, "document.querySelectorAll('#moves .mv[data-ply]').length === 6", "the game's moves");
+    wait_for(
+        browser,
+        "document.querySelectorAll('#moves .mv[data-ply]').length === 6",
+        "the game's moves",
+    );
     let game_moves = move_list(browser);
     let body = browser.find("body");
     for _ in 0..3 {
         body.send_keys("\u{E014}"); // ArrowRight
     }
-    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='3']\")", "three steps");
+    wait_for(
+        browser,
+        "!!document.querySelector(\"#moves .mv.current[data-ply='3']\")",
+        "three steps",
+    );
     check_board(browser, &game_moves[..3], "three half-moves into the game");
-    body.send_keys("\u{E011}"); // End: the capture b6:d4 and e3:c5 played
-    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='6']\")", "the end");
+    body.send_keys("\u{E010}"); // End: the capture b6:d4 and e3:c5 played
+    wait_for(
+        browser,
+        "!!document.querySelector(\"#moves .mv.current[data-ply='6']\")",
+        "the end",
+    );
     check_board(browser, &game_moves, "the end of the game");
     shot(browser, shots, "games");
     body.send_keys("\u{E012}"); // ArrowLeft
-    wait_for(browser, "!!document.querySelector(\"#moves .mv.current[data-ply='5']\")", "one step back");
+    wait_for(
+        browser,
+        "!!document.querySelector(\"#moves .mv.current[data-ply='5']\")",
+        "one step back",
+    );
     check_board(browser, &game_moves[..5], "one step back");
 
     // The same file opened from disk through the file picker.
-    browser.find("#pdn-file").send_keys(&pdn_file.display().to_string());
-    wait_for(browser, "document.getElementById('pdn-source').textContent.includes('1 game')", "the opened file");
+    browser
+        .find("#pdn-file")
+        .send_keys(&pdn_file.display().to_string());
+    wait_for(
+        browser,
+        "document.getElementById('pdn-source').textContent.includes('1 game')",
+        "the opened file",
+    );
 
     // Flipped, a1 is drawn at the top right.
     click(browser, "#flip");
-    let corner = js(browser, "const r = document.querySelector(\"#board [data-square='a1'] rect\").getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); return [r.left > b.left + b.width / 2, r.top < b.top + b.height / 2]");
+    let corner = js(
+        browser,
+        "const r = document.querySelector(\"#board [data-square='a1'] rect\").getBoundingClientRect(); const b = document.getElementById('board').getBoundingClientRect(); return [r.left > b.left + b.width / 2, r.top < b.top + b.height / 2]",
+    );
     assert_eq!(corner, json!([true, true]));
     check_board(browser, &game_moves[..5], "flipped");
     shot(browser, shots, "flipped");
@@ -198,7 +261,10 @@ fn wait_for(browser: &Browser, condition: &str, what: &str) {
             return;
         }
         if Instant::now() > deadline {
-            let status = js(browser, "return document.getElementById('status').textContent + ' | ' + document.getElementById('error').textContent");
+            let status = js(
+                browser,
+                "return document.getElementById('status').textContent + ' | ' + document.getElementById('error').textContent",
+            );
             panic!("waited 30 s for {what}; the page says: {status}");
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -210,26 +276,45 @@ fn click(browser: &Browser, css: &str) {
 }
 
 fn move_list(browser: &Browser) -> Vec<String> {
-    let v = js(browser, "return [...document.querySelectorAll('#moves .mv[data-ply]')].map(m => m.textContent)");
+    let v = js(
+        browser,
+        "return [...document.querySelectorAll('#moves .mv[data-ply]')].map(m => m.textContent)",
+    );
     serde_json::from_value(v).unwrap()
 }
 
 /// The squares drawn in the page equal the position after `moves`.
 fn check_board(browser: &Browser, moves: &[String], when: &str) {
-    let drawn = js(browser, "return Object.fromEntries([...document.querySelectorAll('#board [data-square]')].map(c => [c.dataset.square, c.dataset.piece]))");
+    let drawn = js(
+        browser,
+        "return Object.fromEntries([...document.querySelectorAll('#board [data-square]')].map(c => [c.dataset.square, c.dataset.piece]))",
+    );
     let mut game = Game::new(Position::startpos());
     for mv in moves {
-        game.play_notation(mv).unwrap_or_else(|e| panic!("{when}: {e}"));
+        game.play_notation(mv)
+            .unwrap_or_else(|e| panic!("{when}: {e}"));
     }
     let pos = game.position();
     for sq in Square::ALL {
         let expected = pos.piece_at(sq).map_or(String::new(), |p| {
             let c = if p.color == Color::White { "w" } else { "b" };
-            if p.king { c.to_uppercase() } else { c.to_string() }
+            if p.king {
+                c.to_uppercase()
+            } else {
+                c.to_string()
+            }
         });
-        assert_eq!(drawn[sq.to_string()], json!(expected), "{when}: square {sq}");
+        assert_eq!(
+            drawn[sq.to_string()],
+            json!(expected),
+            "{when}: square {sq}"
+        );
     }
-    assert_eq!(drawn.as_object().unwrap().len(), 32, "{when}: 32 dark squares");
+    assert_eq!(
+        drawn.as_object().unwrap().len(),
+        32,
+        "{when}: 32 dark squares"
+    );
 }
 
 fn shot(browser: &Browser, dir: &Path, name: &str) {

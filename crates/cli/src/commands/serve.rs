@@ -47,19 +47,17 @@ pub struct Args {
     max_body_mb: usize,
 }
 
+/// `args`' engine under its `--engine` name (`builtin`, `ab`, `nnue:PATH`, ...).
 fn named(args: &EngineArgs, tb: Option<Arc<Tablebases>>, description: String) -> NamedEngine {
+    let name = args.engine.to_string();
     let args = args.clone();
     let make: EngineMaker =
         Arc::new(move || args.build_with(tb.clone()).map_err(|e| format!("{e:#}")));
     NamedEngine {
-        name: args_name(&args),
+        name,
         description,
         make,
     }
-}
-
-fn args_name(args: &EngineArgs) -> String {
-    args.engine.to_string()
 }
 
 /// Runs `shashki serve`.

@@ -43,7 +43,12 @@ impl Browser {
     }
 
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        call(&self.agent, method, &format!("{}{path}", self.session), body)
+        call(
+            &self.agent,
+            method,
+            &format!("{}{path}", self.session),
+            body,
+        )
     }
 
     /// Loads `url`.
@@ -53,7 +58,11 @@ impl Browser {
 
     /// Runs `script` (a function body) in the page and returns its value.
     pub fn execute(&self, script: &str) -> Value {
-        self.call("POST", "/execute/sync", Some(json!({"script": script, "args": []})))
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
     }
 
     /// The first element matching `css`.
@@ -65,7 +74,10 @@ impl Browser {
         );
         Element {
             browser: self,
-            id: v[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}")).to_string(),
+            id: v[ELEMENT]
+                .as_str()
+                .unwrap_or_else(|| panic!("no element {css}"))
+                .to_string(),
         }
     }
 
@@ -84,8 +96,11 @@ impl Browser {
 impl Element<'_> {
     /// Clicks it (real pointer events at its centre).
     pub fn click(&self) {
-        self.browser
-            .call("POST", &format!("/element/{}/click", self.id), Some(json!({})));
+        self.browser.call(
+            "POST",
+            &format!("/element/{}/click", self.id),
+            Some(json!({})),
+        );
     }
 
     /// Types `text` into it (WebDriver key codes for special keys).
@@ -116,7 +131,11 @@ fn call(agent: &ureq::Agent, method: &str, url: &str, body: Option<Value>) -> Va
         .read_to_string()
         .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
     let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{url}: {e}: {text}"));
-    assert!(status.is_success(), "{method} {url}: {status}: {}", value["value"]);
+    assert!(
+        status.is_success(),
+        "{method} {url}: {status}: {}",
+        value["value"]
+    );
     value["value"].clone()
 }
 
@@ -129,7 +148,10 @@ fn base64_decode(text: &str) -> Vec<u8> {
         b'/' => 63,
         _ => panic!("not base64: {c}"),
     };
-    let clean: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=').collect();
+    let clean: Vec<u8> = text
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+        .collect();
     let mut out = Vec::with_capacity(clean.len() * 3 / 4);
     for chunk in clean.chunks(4) {
         let mut n = 0u32;
