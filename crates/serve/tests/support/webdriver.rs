@@ -89,7 +89,15 @@ impl Browser {
 
     /// Ends the session (and the browser).
     pub fn close(self) {
-        self.call("DELETE", "", None);
+        drop(self);
+    }
+}
+
+/// Ends the session however the test ends (a failed assertion included),
+/// so no browser outlives it.
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.agent.delete(&self.session).call();
     }
 }
 
