@@ -18,7 +18,7 @@ pub use ab_player::{AbSelfPlayLimits, AbSelfPlayer, score_to_wdl};
 pub use chunk::{
     Chunk, ChunkError, ChunkHeader, ChunkWriter, list_chunks, read_chunk, read_header,
 };
-pub use config::SelfPlayConfig;
+pub use config::{AB_GAMES_PER_THREAD, SelfPlayConfig, available_cores};
 pub use player::{FinishedGame, SelfPlayError, SelfPlayer};
 pub use sample::{POLICY_CAP, PolicyEntry, RECORD_SIZE, Sample};
 pub use sink::ChunkSink;
