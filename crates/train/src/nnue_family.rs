@@ -213,9 +213,7 @@ impl Family for NnueFamily {
     type Learner = NnueLearner;
 
     fn fresh(&self, config: &RunConfig) -> Result<NnueLearner, RunError> {
-        let arch = architecture(config)?;
-        let net = FloatNet::random(&arch, mix(config.run.seed, 0x4E37))?;
-        NnueLearner::new(&net, 0, None, config, &self.device)
+        fresh_learner(config, &self.device)
     }
 
     fn resume(
@@ -224,22 +222,7 @@ impl Family for NnueFamily {
         checkpoint: &NnueCheckpoint,
         path: &Path,
     ) -> Result<NnueLearner, RunError> {
-        let arch = architecture(config)?;
-        if checkpoint.net.arch != arch {
-            return Err(RunError::Mismatch(format!(
-                "{}: the checkpoint's NNUE architecture {:?} is not [nnue]'s {:?}",
-                path.display(),
-                checkpoint.net.arch,
-                arch
-            )));
-        }
-        NnueLearner::new(
-            &checkpoint.net,
-            checkpoint.step(),
-            checkpoint.optimizer.as_deref(),
-            config,
-            &self.device,
-        )
+        resume_learner(config, checkpoint, path, &self.device)
     }
 
     fn play(
@@ -251,11 +234,37 @@ impl Family for NnueFamily {
         sink: &mut ChunkSink,
         observer: &mut dyn Observer,
     ) -> Result<SelfPlayStats, RunError> {
-        let net = match best {
-            Some(ckpt) => QuantNet::quantize(&ckpt.net),
-            None => QuantNet::quantize(&learner.float_net()),
-        };
-        let eval = NnueEval::new(Arc::new(net), "nnue self-play");
+        match best {
+            Some(ckpt) => self.play_net(&ckpt.net, games, sink, observer),
+            None => self.play_net(&learner.float_net(), games, sink, observer),
+        }
+    }
+
+    fn saved(
+        &mut self,
+        checkpoint: &NnueCheckpoint,
+        run: &RunDir,
+        promoted: bool,
+    ) -> Result<(), RunError> {
+        export_model(checkpoint, run, promoted)
+    }
+
+    fn loss_line(&self, losses: [f32; 3]) -> String {
+        format!("loss {:.4} (expected-score MSE)", losses[0])
+    }
+}
+
+impl NnueFamily {
+    /// Plays `games` games with `net` (quantized, as the engine runs it),
+    /// writing them to `sink`.
+    pub fn play_net(
+        &mut self,
+        net: &FloatNet,
+        games: usize,
+        sink: &mut ChunkSink,
+        observer: &mut dyn Observer,
+    ) -> Result<SelfPlayStats, RunError> {
+        let eval = NnueEval::new(Arc::new(QuantNet::quantize(net)), "nnue self-play");
         let mut writer = GameWriter::new(sink, observer, games);
         let mut label_error = None;
         let labeller = self.labeller.as_ref();
@@ -273,21 +282,57 @@ impl Family for NnueFamily {
             None => Ok(stats),
         }
     }
+}
 
-    fn saved(
-        &mut self,
-        checkpoint: &NnueCheckpoint,
-        run: &RunDir,
-        promoted: bool,
-    ) -> Result<(), RunError> {
-        let dir = run
-            .root()
-            .join(if promoted { BEST_MODEL_DIR } else { MODEL_DIR });
-        save_model(&checkpoint.net, checkpoint.step, &dir)?;
-        Ok(())
-    }
+/// The fresh (seeded) network of an NNUE run, as a learner.
+pub fn fresh_learner(config: &RunConfig, device: &Device) -> Result<NnueLearner, RunError> {
+    NnueLearner::new(&fresh_net(config)?, 0, None, config, device)
+}
 
-    fn loss_line(&self, losses: [f32; 3]) -> String {
-        format!("loss {:.4} (expected-score MSE)", losses[0])
+/// The fresh (seeded) float network of an NNUE run.
+pub fn fresh_net(config: &RunConfig) -> Result<FloatNet, RunError> {
+    Ok(FloatNet::random(
+        &architecture(config)?,
+        mix(config.run.seed, 0x4E37),
+    )?)
+}
+
+/// Continues an NNUE run from `checkpoint` (read from `path`); fails if
+/// its architecture is not `[nnue]`'s.
+pub fn resume_learner(
+    config: &RunConfig,
+    checkpoint: &NnueCheckpoint,
+    path: &Path,
+    device: &Device,
+) -> Result<NnueLearner, RunError> {
+    let arch = architecture(config)?;
+    if checkpoint.net.arch != arch {
+        return Err(RunError::Mismatch(format!(
+            "{}: the checkpoint's NNUE architecture {:?} is not [nnue]'s {:?}",
+            path.display(),
+            checkpoint.net.arch,
+            arch
+        )));
     }
+    NnueLearner::new(
+        &checkpoint.net,
+        checkpoint.step(),
+        checkpoint.optimizer.as_deref(),
+        config,
+        device,
+    )
+}
+
+/// Exports `checkpoint` as the run's model folder (`best-model/` when
+/// `promoted`), which `--engine nnue:PATH` plays.
+pub fn export_model(
+    checkpoint: &NnueCheckpoint,
+    run: &RunDir,
+    promoted: bool,
+) -> Result<(), RunError> {
+    let dir = run
+        .root()
+        .join(if promoted { BEST_MODEL_DIR } else { MODEL_DIR });
+    save_model(&checkpoint.net, checkpoint.step, &dir)?;
+    Ok(())
 }

@@ -815,23 +815,15 @@ fn log_selfplay(tb: &mut TbLogger, s: &SelfPlayStats, step: u64, observer: &mut 
     );
 }
 
-/// The split halves (`selfplay`, `learn`) run MCTS configurations only;
-/// an NNUE run trains with `shashki train`.
-fn mcts_only(config: &RunConfig, command: &str) -> Result<(), RunError> {
-    match config.run.engine {
-        EngineFamily::Mcts => Ok(()),
-        EngineFamily::Nnue => Err(RunError::Mismatch(format!(
-            "{command} runs MCTS configurations only; train an NNUE run (`[run] engine = \"nnue\"`) with `shashki train`"
-        ))),
-    }
-}
-
 /// Options of `shashki selfplay`.
 pub struct SelfPlayOptions {
     /// The configuration.
     pub config: RunConfig,
-    /// Where chunks go.
+    /// Where chunks go: a directory, or with `single_file` the one file.
     pub out: PathBuf,
+    /// Write every game into the one chunk file `out` (rewritten whole
+    /// after each round) instead of named chunks in a directory.
+    pub single_file: bool,
     /// A checkpoint file, or a directory whose newest `ckpt-*`/`best-*`
     /// checkpoint is (re)loaded before each round; `None`: a fresh net from
     /// the config's seed.
@@ -848,9 +840,12 @@ pub struct SelfPlayOptions {
 
 /// The checkpoint a `--model` argument means now: the file itself, or the
 /// newest loadable checkpoint in the directory (promoted ones preferred).
-fn resolve_model(model: &Path, observer: &mut dyn Observer) -> Result<Checkpoint, RunError> {
+fn resolve_model<C: CheckpointFile>(
+    model: &Path,
+    observer: &mut dyn Observer,
+) -> Result<C, RunError> {
     if model.is_dir() {
-        let store = CheckpointStore::open(model, usize::MAX)?;
+        let store = CheckpointStore::<C>::open_for(model, usize::MAX)?;
         let loaded = match store.load_best()? {
             Some(best) if store.promoted()?.len() > 1 => Some(best),
             _ => store.load_latest()?,
@@ -871,7 +866,16 @@ fn resolve_model(model: &Path, observer: &mut dyn Observer) -> Result<Checkpoint
             }),
         };
     }
-    Ok(Checkpoint::load(model)?)
+    Ok(C::load(model)?)
+}
+
+/// Where `shashki selfplay` writes: named chunks in a directory, or one file.
+fn selfplay_sink(options: &SelfPlayOptions) -> Result<ChunkSink, RunError> {
+    Ok(if options.single_file {
+        ChunkSink::to_file(&options.out)?
+    } else {
+        ChunkSink::new(&options.out, options.config.selfplay.games_per_chunk)?
+    })
 }
 
 /// Runs self-play alone, writing chunks to `options.out`.
@@ -880,7 +884,9 @@ pub fn selfplay(
     observer: &mut dyn Observer,
 ) -> Result<SelfPlayStats, RunError> {
     let config = &options.config;
-    mcts_only(config, "shashki selfplay")?;
+    if config.run.engine == EngineFamily::Nnue {
+        return nnue_selfplay(options, observer);
+    }
     let mut player = SelfPlayer::with_progress(
         config.selfplay.clone(),
         config.search.clone(),
@@ -889,14 +895,14 @@ pub fn selfplay(
         &mut |line| observer.message(line),
     )?;
     player.set_stop(Arc::clone(&options.stop));
-    let mut sink = ChunkSink::new(&options.out, config.selfplay.games_per_chunk)?;
+    let mut sink = selfplay_sink(&options)?;
     let mut total = SelfPlayStats::default();
     let mut round = 0;
     while (options.rounds == 0 || round < options.rounds) && !options.stop.load(Ordering::SeqCst) {
         round += 1;
         let (evaluator, step) = match &options.model {
             Some(model) => {
-                let checkpoint = resolve_model(model, observer)?;
+                let checkpoint: Checkpoint = resolve_model(model, observer)?;
                 if checkpoint.config != config.net {
                     observer.message(&format!(
                         "note: the model's architecture {} differs from [net] in the config; using the model's",
@@ -937,6 +943,46 @@ pub fn selfplay(
     Ok(total)
 }
 
+/// Runs NNUE self-play alone: `options.rounds` rounds (0: until stopped)
+/// of `[selfplay] games_per_generation` games each, the network reloaded
+/// from `options.model` before every round (a fresh one from the config's
+/// seed without it), games seeded by `options.seed`.
+fn nnue_selfplay(
+    options: SelfPlayOptions,
+    observer: &mut dyn Observer,
+) -> Result<SelfPlayStats, RunError> {
+    let config = &options.config;
+    let mut family = NnueFamily::new(
+        config,
+        options.seed,
+        options.device.clone(),
+        Arc::clone(&options.stop),
+    )?;
+    let mut sink = selfplay_sink(&options)?;
+    let mut total = SelfPlayStats::default();
+    let mut round = 0;
+    while (options.rounds == 0 || round < options.rounds) && !options.stop.load(Ordering::SeqCst) {
+        round += 1;
+        let (net, step) = match &options.model {
+            Some(model) => {
+                let checkpoint: NnueCheckpoint = resolve_model(model, observer)?;
+                (checkpoint.net, checkpoint.step)
+            }
+            None => (crate::nnue_family::fresh_net(config)?, 0),
+        };
+        sink.set_net_step(step);
+        let games = config.selfplay.games_per_generation;
+        observer.selfplay_started(round, games);
+        let stats = family.play_net(&net, games, &mut sink, observer)?;
+        observer.message(&format!(
+            "round {round} (net step {step}): {}",
+            stats.summary()
+        ));
+        total.merge(&stats);
+    }
+    Ok(total)
+}
+
 /// Options of `shashki learn`.
 pub struct LearnOptions {
     /// The configuration asked for (a resumed run uses its saved one).
@@ -961,7 +1007,8 @@ pub struct LearnOptions {
 
 /// Runs the learner alone on a chunk directory fed by any number of
 /// self-play processes. Checkpoints go to `<run-dir>/checkpoints`, where
-/// `shashki selfplay --model` picks them up.
+/// `shashki selfplay --model` picks them up (NNUE runs also export the
+/// newest network as `<run-dir>/model/`).
 pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSummary, RunError> {
     let run = RunDir::new(&options.run_dir);
     let _lock = claim_run_dir(&run, observer)?;
@@ -969,14 +1016,54 @@ pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSu
     if let Some(note) = note {
         observer.message(&note);
     }
-    mcts_only(&config, "shashki learn")?;
-    let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
+    let (device, restart) = (&options.device, options.restart);
+    let keep = config.train.keep_checkpoints;
+    match config.run.engine {
+        EngineFamily::Mcts => {
+            let store = CheckpointStore::open(run.checkpoint_dir(), keep)?;
+            let open = |store: &CheckpointStore, observer: &mut dyn Observer| {
+                open_mcts_learner(&config, store, device, restart, observer)
+            };
+            learn_loop(&run, &config, &options, store, observer, open, |_| Ok(()))
+        }
+        EngineFamily::Nnue => {
+            let store = CheckpointStore::<NnueCheckpoint>::open_for(run.checkpoint_dir(), keep)?;
+            let open = |store: &CheckpointStore<NnueCheckpoint>, observer: &mut dyn Observer| {
+                open_learner(
+                    store,
+                    restart,
+                    observer,
+                    || crate::nnue_family::fresh_learner(&config, device),
+                    |checkpoint, path| {
+                        crate::nnue_family::resume_learner(&config, checkpoint, path, device)
+                    },
+                )
+            };
+            let saved = |checkpoint: &NnueCheckpoint| {
+                crate::nnue_family::export_model(checkpoint, &run, false)
+            };
+            learn_loop(&run, &config, &options, store, observer, open, saved)
+        }
+    }
+}
+
+/// The learner's loop, whatever the engine family: refresh the replay
+/// window, train a step when it allows, checkpoint (then `saved`), wait
+/// for data when it does not.
+fn learn_loop<C: CheckpointFile, L: Trainee<Checkpoint = C>>(
+    run: &RunDir,
+    config: &RunConfig,
+    options: &LearnOptions,
+    store: CheckpointStore<C>,
+    observer: &mut dyn Observer,
+    open: impl FnOnce(&CheckpointStore<C>, &mut dyn Observer) -> Result<(L, LearnerState), RunError>,
+    mut saved: impl FnMut(&C) -> Result<(), RunError>,
+) -> Result<RunSummary, RunError> {
     tidy_checkpoints(&store, observer)?;
-    let (mut learner, mut state) =
-        open_mcts_learner(&config, &store, &options.device, options.restart, observer)?;
+    let (mut learner, mut state) = open(&store, observer)?;
     let stop = &options.stop;
     let mut tb = TbLogger::open(run.tensorboard_dir())?;
-    let mut replay = ReplayWindow::new(&options.data, replay_settings(&config), state.replay);
+    let mut replay = ReplayWindow::new(&options.data, replay_settings(config), state.replay);
     let mut last_checkpoint = store
         .dir()
         .join(crate::checkpoints::checkpoint_name(state.step));
@@ -1014,14 +1101,18 @@ pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSu
         if step.step % config.train.checkpoint_every_steps == 0 {
             state.step = learner.step();
             state.replay = replay.state();
-            last_checkpoint = store.save(&learner.checkpoint()?, &state)?;
+            let checkpoint = learner.checkpoint()?;
+            last_checkpoint = store.save(&checkpoint, &state)?;
+            saved(&checkpoint)?;
             flush_tb(&mut tb, observer);
         }
     }
     if state.step != learner.step() {
         state.step = learner.step();
         state.replay = replay.state();
-        last_checkpoint = store.save(&learner.checkpoint()?, &state)?;
+        let checkpoint = learner.checkpoint()?;
+        last_checkpoint = store.save(&checkpoint, &state)?;
+        saved(&checkpoint)?;
     }
     if let Err(e) = tb.close() {
         observer.message(&format!("warning: {e}"));
