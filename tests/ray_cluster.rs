@@ -20,8 +20,10 @@ const LIMIT: Duration = Duration::from_secs(900);
 
 #[test]
 fn ray_driver_on_a_local_multi_node_cluster() {
-    let Some(python) = python::python_with(&["ray", "pytest"], "ray_driver_on_a_local_multi_node_cluster")
-    else {
+    let Some(python) = python::python_with(
+        &["ray", "pytest"],
+        "ray_driver_on_a_local_multi_node_cluster",
+    ) else {
         return;
     };
     let root = python::repo_root();
@@ -56,13 +58,19 @@ fn ray_driver_on_a_local_multi_node_cluster() {
         lines[lines.len().saturating_sub(80)..].join("\n")
     };
     match status {
-        None => panic!("the Ray tests ran past {LIMIT:?}; log {}:\n{tail}", log.display()),
+        None => panic!(
+            "the Ray tests ran past {LIMIT:?}; log {}:\n{tail}",
+            log.display()
+        ),
         Some(status) => assert!(
             status.success(),
             "the Ray tests failed; log {}:\n{tail}",
             log.display()
         ),
     }
-    assert!(output.contains("6 passed"), "all six cluster tests ran:\n{tail}");
+    assert!(
+        output.contains("6 passed"),
+        "all six cluster tests ran:\n{tail}"
+    );
     let _ = std::fs::remove_file(&log);
 }

@@ -138,7 +138,11 @@ fn nnue_selfplay_and_learn_share_a_directory_and_rounds_replay_from_their_seed()
     assert_ne!(first, other, "another seed, other games");
     let chunk = read_chunk(&data.join("chunk-a.shzc")).unwrap();
     assert!(chunk.len() > 0, "4 games in one chunk file");
-    assert_eq!(list_chunks(&data).unwrap().len(), 2, "one file per round, nothing else");
+    assert_eq!(
+        list_chunks(&data).unwrap().len(),
+        2,
+        "one file per round, nothing else"
+    );
 
     let learner = dir.join("learner");
     let out = shashki(&[
@@ -159,7 +163,10 @@ fn nnue_selfplay_and_learn_share_a_directory_and_rounds_replay_from_their_seed()
     ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("learner at step 4"), "{text}");
-    assert!(learner.join("model").is_dir(), "the NNUE learner exports its model folder");
+    assert!(
+        learner.join("model").is_dir(),
+        "the NNUE learner exports its model folder"
+    );
 
     let checkpoints = learner.join("checkpoints");
     let played = round_file(
@@ -170,6 +177,9 @@ fn nnue_selfplay_and_learn_share_a_directory_and_rounds_replay_from_their_seed()
     );
     assert!(!played.is_empty());
     let newest = read_chunk(&dir.join("newest.shzc")).unwrap();
-    assert_eq!(newest.header.net_step, 4, "played by the learner's step-4 net");
+    assert_eq!(
+        newest.header.net_step, 4,
+        "played by the learner's step-4 net"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

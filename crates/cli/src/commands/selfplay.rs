@@ -17,7 +17,11 @@ pub struct Args {
     #[arg(long, default_value = "configs/cpu.toml")]
     config: PathBuf,
     /// Directory the chunk files go to.
-    #[arg(long, required_unless_present = "out_file", conflicts_with = "out_file")]
+    #[arg(
+        long,
+        required_unless_present = "out_file",
+        conflicts_with = "out_file"
+    )]
     out: Option<PathBuf>,
     /// Write every game into this one chunk file instead (rewritten whole,
     /// atomically, after each round): a round handed to a cluster driver.
