@@ -292,6 +292,7 @@ class Driver:
             self.binary, "learn", "--plain", "--config", str(Path(self.args.config).resolve()),
             "--data", str(self.data), "--run-dir", str(self.run_dir),
             "--progress-every", str(self.args.progress_every), "--device", self.args.device,
+            "--poll", "1",
         ]  # fmt: skip
         if self.args.steps:
             command += ["--steps", str(self.args.steps)]

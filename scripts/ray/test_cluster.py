@@ -107,11 +107,11 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def mcts_run(cluster, tmp_path_factory):
-    """An MCTS smoke run of nine rounds on three actors (shared by tests)."""
+    """An MCTS smoke run of 24 rounds on three actors (shared by tests)."""
     tmp = tmp_path_factory.mktemp("mcts")
     cfg = config(tmp, "smoke.toml", keep_checkpoints="1000", generations="0")
     run_dir = tmp / "run"
-    out = run_driver(cluster.address, cfg, run_dir, "--rounds", "9")
+    out = run_driver(cluster.address, cfg, run_dir, "--rounds", "24")
     return out, run_dir
 
 
@@ -119,7 +119,7 @@ def test_mcts_smoke_run_writes_chunks_and_trains(mcts_run):
     out, run_dir = mcts_run
     assert out.returncode == 0, out.stderr
     chunks = assert_data_whole(run_dir)
-    assert len(chunks) == 9
+    assert len(chunks) == 24
     rows = ledger(run_dir)
     assert len({r["node"] for r in rows}) >= 2, "rounds ran on several nodes"
     assert max(chunk_net_step(c.read_bytes()) for c in chunks) > 0, "a newer net reached the actors"
@@ -154,10 +154,12 @@ def test_rounds_are_reproducible_from_their_seed(mcts_run, tmp_path):
 def test_nnue_smoke_run_writes_chunks_and_trains(cluster, tmp_path):
     cfg = config(tmp_path, "nnue-smoke.toml", keep_checkpoints="1000", generations="0")
     run_dir = tmp_path / "run"
-    out = run_driver(cluster.address, cfg, run_dir, "--rounds", "6")
+    # Alpha-beta at depth 2 plays a round in a blink: run 15 s, so the
+    # learner (slower to start) has time to send its nets out.
+    out = run_driver(cluster.address, cfg, run_dir, "--minutes", "0.25")
     assert out.returncode == 0, out.stderr
     chunks = assert_data_whole(run_dir)
-    assert len(chunks) == 6
+    assert len(chunks) >= 6
     assert max(chunk_net_step(c.read_bytes()) for c in chunks) > 0, "a newer net reached the actors"
     assert (run_dir / "model").is_dir(), "the NNUE learner exports its model folder"
 
@@ -226,7 +228,7 @@ def test_a_killed_actor_and_a_dead_node_cost_at_most_their_rounds(cluster, tmp_p
     run_dir = tmp_path / "run"
     with open(tmp_path / "driver.out", "w") as out:
         proc = subprocess.Popen(
-            driver_command(cluster.address, cfg, run_dir, "--rounds", "14"),
+            driver_command(cluster.address, cfg, run_dir, "--rounds", "30"),
             stdout=out,
             stderr=subprocess.STDOUT,
             cwd=tmp_path,
@@ -248,6 +250,6 @@ def test_a_killed_actor_and_a_dead_node_cost_at_most_their_rounds(cluster, tmp_p
     print((tmp_path / "driver.out").read_text()[-6000:])
     assert proc.returncode == 0, log
     chunks = assert_data_whole(run_dir)
-    assert len(chunks) == 14, "the run went on to the end with the actors it had"
+    assert len(chunks) == 30, "the run went on to the end with the actors it had"
     assert log.count("lost round") >= 1, "the killed actor's round is given up"
     assert log.count("(pid ") >= 4, "the killed actor came back (three actors, one restart at least)"
