@@ -71,7 +71,7 @@ def ray_rss_mb(venv: str) -> float:
 def ray_run(binary: str, config: Path, rounds: int, games: int, cwd: Path) -> dict:
     from ray.cluster_utils import Cluster
 
-    text = re.sub(r"(?m)^min_samples = .*$", "min_samples = 1000000000", config.read_text())
+    text = re.sub(r"(?m)^min_samples = .*$", "min_samples = 200000", config.read_text())
     idle = cwd / "ray-config.toml"
     idle.write_text(text)
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
