@@ -137,7 +137,7 @@ fn nnue_selfplay_and_learn_share_a_directory_and_rounds_replay_from_their_seed()
     let other = round_file(config, "6", None, &data.join("chunk-b.shzc"));
     assert_ne!(first, other, "another seed, other games");
     let chunk = read_chunk(&data.join("chunk-a.shzc")).unwrap();
-    assert!(chunk.len() > 0, "4 games in one chunk file");
+    assert!(!chunk.is_empty(), "4 games in one chunk file");
     assert_eq!(
         list_chunks(&data).unwrap().len(),
         2,
