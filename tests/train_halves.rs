@@ -97,3 +97,89 @@ fn selfplay_and_learn_share_a_directory() {
     assert!(text.contains("learner at step 9"), "{text}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// One round into one chunk file, as the Ray driver's actors run it: the
+/// same seed and net give the same bytes, with any family.
+fn round_file(config: &str, seed: &str, model: Option<&str>, out: &Path) -> Vec<u8> {
+    let out_s = out.to_str().unwrap();
+    let mut args = vec![
+        "selfplay",
+        "--plain",
+        "--config",
+        config,
+        "--out-file",
+        out_s,
+        "--rounds",
+        "1",
+        "--threads",
+        "2",
+        "--seed",
+        seed,
+    ];
+    if let Some(model) = model {
+        args.extend(["--model", model]);
+    }
+    shashki(&args);
+    std::fs::read(out).unwrap()
+}
+
+#[test]
+fn nnue_selfplay_and_learn_share_a_directory_and_rounds_replay_from_their_seed() {
+    let dir = std::env::temp_dir().join(format!("shashki-cli-nnue-halves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nnue-smoke.toml");
+    let config = config.to_str().unwrap();
+    let data = dir.join("data");
+
+    let first = round_file(config, "5", None, &data.join("chunk-a.shzc"));
+    let again = round_file(config, "5", None, &dir.join("again.shzc"));
+    assert_eq!(first, again, "a round replays byte for byte from its seed");
+    let other = round_file(config, "6", None, &data.join("chunk-b.shzc"));
+    assert_ne!(first, other, "another seed, other games");
+    let chunk = read_chunk(&data.join("chunk-a.shzc")).unwrap();
+    assert!(!chunk.is_empty(), "4 games in one chunk file");
+    assert_eq!(
+        list_chunks(&data).unwrap().len(),
+        2,
+        "one file per round, nothing else"
+    );
+
+    let learner = dir.join("learner");
+    let out = shashki(&[
+        "learn",
+        "--plain",
+        "--config",
+        config,
+        "--data",
+        data.to_str().unwrap(),
+        "--run-dir",
+        learner.to_str().unwrap(),
+        "--steps",
+        "4",
+        "--poll",
+        "0.05",
+        "--max-wait",
+        "0.2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("learner at step 4"), "{text}");
+    assert!(
+        learner.join("model").is_dir(),
+        "the NNUE learner exports its model folder"
+    );
+
+    let checkpoints = learner.join("checkpoints");
+    let played = round_file(
+        config,
+        "7",
+        Some(checkpoints.to_str().unwrap()),
+        &dir.join("newest.shzc"),
+    );
+    assert!(!played.is_empty());
+    let newest = read_chunk(&dir.join("newest.shzc")).unwrap();
+    assert_eq!(
+        newest.header.net_step, 4,
+        "played by the learner's step-4 net"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -11,7 +11,7 @@
 //! and reported in game-number order; a stop request ends the call after
 //! the current wave.
 
-use crate::config::SelfPlayConfig;
+use crate::config::{AB_GAMES_PER_THREAD, SelfPlayConfig};
 use crate::error::SelfPlayError;
 use crate::finished::FinishedGame;
 use crate::pool::thread_pool;
@@ -89,6 +89,7 @@ impl AbSelfPlayer {
         seed: u64,
     ) -> Result<AbSelfPlayer, SelfPlayError> {
         config.validate().map_err(SelfPlayError::Config)?;
+        let config = config.resolved(AB_GAMES_PER_THREAD);
         if limits.depth == 0 {
             return Err(SelfPlayError::Config(
                 "search depth must be at least 1".into(),

@@ -2,6 +2,16 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Games in flight per worker thread of alpha-beta self-play when
+/// `games_in_flight = 0`: a wave ends with its longest game, so a worker
+/// needs several games per wave to stay busy.
+pub const AB_GAMES_PER_THREAD: usize = 32;
+
+/// Cores of this machine (1 when the OS does not say).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Every knob of self-play. Missing keys take their default; unknown keys
 /// are errors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -9,10 +19,14 @@ use serde::{Deserialize, Serialize};
 pub struct SelfPlayConfig {
     /// Worker threads (a rayon pool): they step the game searches, and run
     /// network calls concurrently when the games in flight fill more than one
-    /// batch (`games_in_flight > batch_size`).
+    /// batch (`games_in_flight > batch_size`). 0: one per core of the
+    /// machine (see [`SelfPlayConfig::resolved`]).
     pub threads: usize,
     /// Games played at the same time. More games keep the evaluator's batches
-    /// full: each game contributes at most one position per batch.
+    /// full: each game contributes at most one position per batch. 0: enough
+    /// to keep every worker busy, `batch_size` per thread for MCTS self-play
+    /// (one full network call per worker each round) and
+    /// [`AB_GAMES_PER_THREAD`] per thread for alpha-beta self-play.
     pub games_in_flight: usize,
     /// Most positions per network call. Each round, the leaves of all games in
     /// flight are cut into calls of this size (the last one may be partial).
@@ -84,12 +98,6 @@ impl SelfPlayConfig {
     /// Checks ranges; the error names the key.
     pub fn validate(&self) -> Result<(), String> {
         let bad = |key: &str, why: &str| Err(format!("[selfplay] {key}: {why}"));
-        if self.threads == 0 {
-            return bad("threads", "must be at least 1");
-        }
-        if self.games_in_flight == 0 {
-            return bad("games_in_flight", "must be at least 1");
-        }
         if self.batch_size == 0 {
             return bad("batch_size", "must be at least 1");
         }
@@ -115,6 +123,42 @@ impl SelfPlayConfig {
             return bad("tablebase_pieces", "must be in 2..=5");
         }
         Ok(())
+    }
+
+    /// Worker threads on this machine: `threads`, or one per core when 0.
+    pub fn worker_threads(&self) -> usize {
+        match self.threads {
+            0 => available_cores(),
+            n => n,
+        }
+    }
+
+    /// The worker threads in words, for banners: "16 threads (one per
+    /// core)" or "2 threads".
+    pub fn threads_line(&self) -> String {
+        let n = self.worker_threads();
+        let plural = if n == 1 { "" } else { "s" };
+        match self.threads {
+            0 => format!("{n} thread{plural} (one per core)"),
+            _ => format!("{n} thread{plural}"),
+        }
+    }
+
+    /// This configuration as it runs here: `threads = 0` becomes the
+    /// number of cores and `games_in_flight = 0` becomes `games_per_thread`
+    /// games for each worker. Explicit values are kept as they are, so a
+    /// run is reproducible from its seed for a given thread count.
+    pub fn resolved(&self, games_per_thread: usize) -> SelfPlayConfig {
+        let threads = self.worker_threads();
+        let games_in_flight = match self.games_in_flight {
+            0 => threads.saturating_mul(games_per_thread.max(1)),
+            n => n,
+        };
+        SelfPlayConfig {
+            threads,
+            games_in_flight,
+            ..self.clone()
+        }
     }
 
     /// The move-choice temperature at half-move `ply`.
@@ -153,5 +197,34 @@ mod tests {
             ..SelfPlayConfig::default()
         };
         assert!(c.validate().unwrap_err().contains("resign_playthrough"));
+    }
+
+    #[test]
+    fn zero_threads_and_games_in_flight_scale_with_the_cores() {
+        let auto = SelfPlayConfig {
+            threads: 0,
+            games_in_flight: 0,
+            batch_size: 64,
+            ..SelfPlayConfig::default()
+        };
+        auto.validate().unwrap();
+        let cores = available_cores();
+        let mcts = auto.resolved(auto.batch_size);
+        assert_eq!(mcts.threads, cores);
+        assert_eq!(mcts.games_in_flight, 64 * cores);
+        let ab = auto.resolved(AB_GAMES_PER_THREAD);
+        assert_eq!(ab.games_in_flight, AB_GAMES_PER_THREAD * cores);
+        let fixed = SelfPlayConfig {
+            threads: 3,
+            games_in_flight: 10,
+            ..SelfPlayConfig::default()
+        };
+        assert_eq!(fixed.resolved(64), fixed, "explicit values stay");
+        let per_thread = SelfPlayConfig {
+            threads: 3,
+            games_in_flight: 0,
+            ..SelfPlayConfig::default()
+        };
+        assert_eq!(per_thread.resolved(8).games_in_flight, 24);
     }
 }

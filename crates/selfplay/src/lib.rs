@@ -33,7 +33,7 @@ pub use ab_player::{AbSelfPlayLimits, AbSelfPlayer, score_to_wdl};
 pub use chunk::{
     Chunk, ChunkError, ChunkHeader, ChunkWriter, list_chunks, read_chunk, read_header,
 };
-pub use config::SelfPlayConfig;
+pub use config::{AB_GAMES_PER_THREAD, SelfPlayConfig, available_cores};
 pub use error::SelfPlayError;
 pub use finished::FinishedGame;
 pub use player::SelfPlayer;

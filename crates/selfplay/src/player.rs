@@ -105,6 +105,9 @@ impl SelfPlayer {
         progress: &mut dyn FnMut(&str),
     ) -> Result<SelfPlayer, SelfPlayError> {
         config.validate().map_err(SelfPlayError::Config)?;
+        // `threads = 0` and `games_in_flight = 0`: every core, a full
+        // network call per worker each round.
+        let config = config.resolved(config.batch_size);
         search_config
             .validate()
             .map_err(|e| SelfPlayError::Config(format!("[search] {e}")))?;

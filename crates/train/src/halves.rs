@@ -1,40 +1,36 @@
 //! The two halves of `shashki train` alone, sharing a directory of chunks
 //! (KataGo's layout): `shashki selfplay` writes games with the newest net
 //! it finds, `shashki learn` trains on whatever chunks arrive. Both run
-//! MCTS configurations only.
+//! either engine family (`[run] engine`); the Ray driver (scripts/ray/)
+//! runs `selfplay --out-file` rounds on its actors.
 
-use crate::checkpoints::CheckpointStore;
+use crate::checkpoints::{CheckpointFile, CheckpointStore};
 use crate::config::{EngineFamily, RunConfig};
 use crate::errors::RunError;
 use crate::family::{Trainee, play_round};
 use crate::learner::Learner;
+use crate::nnue_family::{NnueFamily, NnueLearner, export_model, fresh_net};
 use crate::observer::{Observer, RunSummary};
 use crate::resume::{OpenRun, open_run};
+use crate::run_dir::RunDir;
 use crate::trainer::Trainer;
 use shashki_net::{Checkpoint, Device, NetEvaluator};
+use shashki_nnue::NnueCheckpoint;
 use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// The split halves (`selfplay`, `learn`) run MCTS configurations only;
-/// an NNUE run trains with `shashki train`.
-fn mcts_only(config: &RunConfig, command: &str) -> Result<(), RunError> {
-    match config.run.engine {
-        EngineFamily::Mcts => Ok(()),
-        EngineFamily::Nnue => Err(RunError::Mismatch(format!(
-            "{command} runs MCTS configurations only; train an NNUE run (`[run] engine = \"nnue\"`) with `shashki train`"
-        ))),
-    }
-}
-
 /// Options of `shashki selfplay`.
 pub struct SelfPlayOptions {
     /// The configuration.
     pub config: RunConfig,
-    /// Where chunks go.
+    /// Where chunks go: a directory, or with `single_file` the one file.
     pub out: PathBuf,
+    /// Write every game into the one chunk file `out` (rewritten whole
+    /// after each round) instead of named chunks in a directory.
+    pub single_file: bool,
     /// A checkpoint file, or a directory whose newest `ckpt-*`/`best-*`
     /// checkpoint is (re)loaded before each round; `None`: a fresh net from
     /// the config's seed.
@@ -51,9 +47,12 @@ pub struct SelfPlayOptions {
 
 /// The checkpoint a `--model` argument means now: the file itself, or the
 /// newest loadable checkpoint in the directory (promoted ones preferred).
-fn resolve_model(model: &Path, observer: &mut dyn Observer) -> Result<Checkpoint, RunError> {
+fn resolve_model<C: CheckpointFile>(
+    model: &Path,
+    observer: &mut dyn Observer,
+) -> Result<C, RunError> {
     if model.is_dir() {
-        let store = CheckpointStore::open(model, usize::MAX)?;
+        let store = CheckpointStore::<C>::open_for(model, usize::MAX)?;
         let loaded = match store.load_best()? {
             Some(best) if store.promoted()?.len() > 1 => Some(best),
             _ => store.load_latest()?,
@@ -74,7 +73,16 @@ fn resolve_model(model: &Path, observer: &mut dyn Observer) -> Result<Checkpoint
             }),
         };
     }
-    Ok(Checkpoint::load(model)?)
+    Ok(C::load(model)?)
+}
+
+/// Where `shashki selfplay` writes: named chunks in a directory, or one file.
+fn selfplay_sink(options: &SelfPlayOptions) -> Result<ChunkSink, RunError> {
+    Ok(if options.single_file {
+        ChunkSink::to_file(&options.out)?
+    } else {
+        ChunkSink::new(&options.out, options.config.selfplay.games_per_chunk)?
+    })
 }
 
 /// The evaluator a self-play round plays with, and the step of its net:
@@ -89,7 +97,7 @@ fn round_evaluator(
         let learner = Learner::fresh(config, &options.device)?;
         return Ok((learner.evaluator(&options.device, batch)?, 0));
     };
-    let checkpoint = resolve_model(model, observer)?;
+    let checkpoint: Checkpoint = resolve_model(model, observer)?;
     if checkpoint.config != config.net {
         observer.message(&format!(
             "note: the model's architecture {} differs from [net] in the config; using the model's",
@@ -106,7 +114,9 @@ pub fn selfplay(
     observer: &mut dyn Observer,
 ) -> Result<SelfPlayStats, RunError> {
     let config = &options.config;
-    mcts_only(config, "shashki selfplay")?;
+    if config.run.engine == EngineFamily::Nnue {
+        return nnue_selfplay(options, observer);
+    }
     let mut player = SelfPlayer::with_progress(
         config.selfplay.clone(),
         config.search.clone(),
@@ -115,7 +125,7 @@ pub fn selfplay(
         &mut |line| observer.message(line),
     )?;
     player.set_stop(Arc::clone(&options.stop));
-    let mut sink = ChunkSink::new(&options.out, config.selfplay.games_per_chunk)?;
+    let mut sink = selfplay_sink(&options)?;
     let mut total = SelfPlayStats::default();
     let mut round = 0;
     while (options.rounds == 0 || round < options.rounds) && !options.stop.load(Ordering::SeqCst) {
@@ -127,6 +137,41 @@ pub fn selfplay(
         // The last round leaves no game unfinished.
         let last = options.rounds > 0 && round == options.rounds;
         let stats = play_round(&mut player, &evaluator, games, last, &mut sink, observer)?;
+        observer.message(&format!(
+            "round {round} (net step {step}): {}",
+            stats.summary()
+        ));
+        total.merge(&stats);
+    }
+    Ok(total)
+}
+
+/// Runs NNUE self-play alone: `options.rounds` rounds (0: until stopped)
+/// of `[selfplay] games_per_generation` games each, the network reloaded
+/// from `options.model` before every round (a fresh one from the config's
+/// seed without it), games seeded by `options.seed`.
+fn nnue_selfplay(
+    options: SelfPlayOptions,
+    observer: &mut dyn Observer,
+) -> Result<SelfPlayStats, RunError> {
+    let config = &options.config;
+    let mut family = NnueFamily::new(config, options.seed, Arc::clone(&options.stop))?;
+    let mut sink = selfplay_sink(&options)?;
+    let mut total = SelfPlayStats::default();
+    let mut round = 0;
+    while (options.rounds == 0 || round < options.rounds) && !options.stop.load(Ordering::SeqCst) {
+        round += 1;
+        let (net, step) = match &options.model {
+            Some(model) => {
+                let checkpoint: NnueCheckpoint = resolve_model(model, observer)?;
+                (checkpoint.net, checkpoint.step)
+            }
+            None => (fresh_net(config)?, 0),
+        };
+        sink.set_net_step(step);
+        let games = config.selfplay.games_per_generation;
+        observer.selfplay_started(round, games);
+        let stats = family.play_net(&net, games, &mut sink, observer)?;
         observer.message(&format!(
             "round {round} (net step {step}): {}",
             stats.summary()
@@ -160,13 +205,32 @@ pub struct LearnOptions {
 
 /// Runs the learner alone on a chunk directory fed by any number of
 /// self-play processes. Checkpoints go to `<run-dir>/checkpoints`, where
-/// `shashki selfplay --model` picks them up.
+/// `shashki selfplay --model` picks them up (NNUE runs also export the
+/// newest network as `<run-dir>/model/`).
 pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSummary, RunError> {
     let OpenRun { run, _lock, config } = open_run(&options.run_dir, &options.config, observer)?;
-    mcts_only(&config, "shashki learn")?;
-    let store = CheckpointStore::open(run.checkpoint_dir(), config.train.keep_checkpoints)?;
-    let mut trainer = Trainer::<Learner>::open(
-        &config,
+    match config.run.engine {
+        EngineFamily::Mcts => learn_loop::<Learner>(&run, &config, &options, observer, |_| Ok(())),
+        EngineFamily::Nnue => learn_loop::<NnueLearner>(&run, &config, &options, observer, |c| {
+            export_model(c, &run, false)
+        }),
+    }
+}
+
+/// The learner's loop, whatever the engine family: take new chunks, train
+/// a step when the window allows, wait for data when it does not; `saved`
+/// sees every checkpoint saved.
+fn learn_loop<L: Trainee>(
+    run: &RunDir,
+    config: &RunConfig,
+    options: &LearnOptions,
+    observer: &mut dyn Observer,
+    saved: impl FnMut(&L::Checkpoint) -> Result<(), RunError>,
+) -> Result<RunSummary, RunError> {
+    let keep = config.train.keep_checkpoints;
+    let store = CheckpointStore::<L::Checkpoint>::open_for(run.checkpoint_dir(), keep)?;
+    let mut trainer = Trainer::<L>::open(
+        config,
         store,
         &options.data,
         &run.tensorboard_dir(),
@@ -174,6 +238,7 @@ pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSu
         options.restart,
         observer,
     )?;
+    trainer.on_save(saved);
     let (stop, max_steps) = (&options.stop, options.max_steps);
     let poll = options.poll_seconds.max(0.01);
     let mut waited = 0.0;

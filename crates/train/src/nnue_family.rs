@@ -97,9 +97,7 @@ impl Trainee for NnueLearner {
     type Checkpoint = NnueCheckpoint;
 
     fn fresh(config: &RunConfig, device: &Device) -> Result<NnueLearner, RunError> {
-        let arch = architecture(config)?;
-        let net = FloatNet::random(&arch, net_seed(config.run.seed))?;
-        NnueLearner::new(&net, 0, None, config, device)
+        NnueLearner::new(&fresh_net(config)?, 0, None, config, device)
     }
 
     fn resume(
@@ -263,11 +261,33 @@ impl Family for NnueFamily {
         sink: &mut ChunkSink,
         observer: &mut dyn Observer,
     ) -> Result<SelfPlayStats, RunError> {
-        let net = match best {
-            Some(ckpt) => QuantNet::quantize(&ckpt.net),
-            None => QuantNet::quantize(&learner.float_net()),
-        };
-        let eval = NnueEval::new(Arc::new(net), "nnue self-play");
+        match best {
+            Some(ckpt) => self.play_net(&ckpt.net, games, sink, observer),
+            None => self.play_net(&learner.float_net(), games, sink, observer),
+        }
+    }
+
+    fn saved(
+        &mut self,
+        checkpoint: &NnueCheckpoint,
+        run: &RunDir,
+        promoted: bool,
+    ) -> Result<(), RunError> {
+        export_model(checkpoint, run, promoted)
+    }
+}
+
+impl NnueFamily {
+    /// Plays `games` games with `net` (quantized, as the engine runs it),
+    /// writing them to `sink`.
+    pub fn play_net(
+        &mut self,
+        net: &FloatNet,
+        games: usize,
+        sink: &mut ChunkSink,
+        observer: &mut dyn Observer,
+    ) -> Result<SelfPlayStats, RunError> {
+        let eval = NnueEval::new(Arc::new(QuantNet::quantize(net)), "nnue self-play");
         let mut writer = GameWriter::new(sink, observer, games);
         let mut label_error = None;
         let labeller = self.labeller.as_ref();
@@ -285,17 +305,26 @@ impl Family for NnueFamily {
             None => Ok(stats),
         }
     }
+}
 
-    fn saved(
-        &mut self,
-        checkpoint: &NnueCheckpoint,
-        run: &RunDir,
-        promoted: bool,
-    ) -> Result<(), RunError> {
-        let dir = run
-            .root()
-            .join(if promoted { BEST_MODEL_DIR } else { MODEL_DIR });
-        save_model(&checkpoint.net, checkpoint.step, &dir)?;
-        Ok(())
-    }
+/// The fresh (seeded) float network of an NNUE run.
+pub fn fresh_net(config: &RunConfig) -> Result<FloatNet, RunError> {
+    Ok(FloatNet::random(
+        &architecture(config)?,
+        net_seed(config.run.seed),
+    )?)
+}
+
+/// Exports `checkpoint` as the run's model folder (`best-model/` when
+/// `promoted`), which `--engine nnue:PATH` plays.
+pub fn export_model(
+    checkpoint: &NnueCheckpoint,
+    run: &RunDir,
+    promoted: bool,
+) -> Result<(), RunError> {
+    let dir = run
+        .root()
+        .join(if promoted { BEST_MODEL_DIR } else { MODEL_DIR });
+    save_model(&checkpoint.net, checkpoint.step, &dir)?;
+    Ok(())
 }

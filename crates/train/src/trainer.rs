@@ -32,7 +32,12 @@ pub(crate) struct Trainer<'a, L: Trainee> {
     config: &'a RunConfig,
     tb: TbLogger,
     last_checkpoint: PathBuf,
+    /// Sees every checkpoint saved (e.g. to export it).
+    on_save: Option<SaveHook<'a, L::Checkpoint>>,
 }
+
+/// What a [`Trainer`] calls with each checkpoint it saves.
+type SaveHook<'a, C> = Box<dyn FnMut(&C) -> Result<(), RunError> + 'a>;
 
 /// What the training half of a generation did.
 pub(crate) struct Training {
@@ -69,7 +74,13 @@ impl<'a, L: Trainee> Trainer<'a, L> {
             config,
             tb,
             last_checkpoint,
+            on_save: None,
         })
+    }
+
+    /// Calls `hook` with every checkpoint saved from now on.
+    pub fn on_save(&mut self, hook: impl FnMut(&L::Checkpoint) -> Result<(), RunError> + 'a) {
+        self.on_save = Some(Box::new(hook));
     }
 
     /// The checkpoint directory.
@@ -179,6 +190,9 @@ impl<'a, L: Trainee> Trainer<'a, L> {
         self.state.replay = self.replay.state();
         let checkpoint = self.learner.checkpoint()?;
         self.last_checkpoint = self.store.save(&checkpoint, &self.state)?;
+        if let Some(hook) = &mut self.on_save {
+            hook(&checkpoint)?;
+        }
         Ok(checkpoint)
     }
 

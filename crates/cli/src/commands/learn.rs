@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// Options of `shashki learn`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run configuration (TOML): `[net]`, `[train]`.
+    /// Run configuration (TOML): `[run]` engine, `[net]` or `[nnue]`, `[train]`.
     #[arg(long, default_value = "configs/cpu.toml")]
     config: PathBuf,
     /// Chunk directory to train on.

@@ -12,17 +12,33 @@ use std::path::PathBuf;
 /// Options of `shashki selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run configuration (TOML): `[net]`, `[search]`, `[selfplay]`, `[draw_rules]`.
+    /// Run configuration (TOML): `[run]` engine, `[net]` or `[nnue]`, `[search]`,
+    /// `[selfplay]`, `[draw_rules]`.
     #[arg(long, default_value = "configs/cpu.toml")]
     config: PathBuf,
     /// Directory the chunk files go to.
-    #[arg(long)]
-    out: PathBuf,
-    /// Network: a checkpoint file, or a directory (e.g. a learner's
-    /// `runs/NAME/checkpoints`) whose newest checkpoint is reloaded before
-    /// every round. Without it, a fresh net from the config's seed.
+    #[arg(
+        long,
+        required_unless_present = "out_file",
+        conflicts_with = "out_file"
+    )]
+    out: Option<PathBuf>,
+    /// Write every game into this one chunk file instead (rewritten whole,
+    /// atomically, after each round): a round handed to a cluster driver.
+    #[arg(long, value_name = "FILE")]
+    out_file: Option<PathBuf>,
+    /// Network: a checkpoint file (of the config's engine family), or a
+    /// directory (e.g. a learner's `runs/NAME/checkpoints`) whose newest
+    /// checkpoint is reloaded before every round. Without it, a fresh net
+    /// from the config's seed.
     #[arg(long)]
     model: Option<PathBuf>,
+    /// Worker threads (overrides `[selfplay] threads`; 0: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Games per round (overrides `[selfplay] games_per_generation`).
+    #[arg(long)]
+    games: Option<usize>,
     /// Rounds of `[selfplay] games_per_generation` games; 0 runs until stopped.
     #[arg(long, default_value_t = 1)]
     rounds: u64,
@@ -35,14 +51,27 @@ pub struct Args {
 
 /// Runs `shashki selfplay`.
 pub fn run(args: Args) -> Result<()> {
-    let config = load_config(&args.config)?;
+    let mut config = load_config(&args.config)?;
+    if let Some(threads) = args.threads {
+        config.selfplay.threads = threads;
+    }
+    if let Some(games) = args.games {
+        anyhow::ensure!(games > 0, "--games must be at least 1");
+        config.selfplay.games_per_generation = games;
+    }
+    let (out, single_file) = match (args.out, args.out_file) {
+        (_, Some(file)) => (file, true),
+        (Some(dir), None) => (dir, false),
+        (None, None) => anyhow::bail!("give --out DIR or --out-file FILE"),
+    };
     let device = device_from_name(&args.run.device)?;
     let stop = stop_on_signals()?;
     let mut progress = args.run.progress();
     let stats = shashki_train::selfplay(
         SelfPlayOptions {
             config,
-            out: args.out.clone(),
+            out: out.clone(),
+            single_file,
             model: args.model,
             rounds: args.rounds,
             device,
@@ -55,6 +84,6 @@ pub fn run(args: Args) -> Result<()> {
     if stop.load(std::sync::atomic::Ordering::SeqCst) {
         println!("stopped; the games finished so far are written");
     }
-    println!("total: {} -> {}", stats.summary(), args.out.display());
+    println!("total: {} -> {}", stats.summary(), out.display());
     Ok(())
 }

@@ -53,10 +53,11 @@ pub fn run(args: Args) -> Result<()> {
         ),
     };
     progress.line(&format!(
-        "shashki train: run {} | config {} | device {} | {net} | {} games/gen, {} steps/gen",
+        "shashki train: run {} | config {} | device {} | {net} | self-play on {} | {} games/gen, {} steps/gen",
         args.run_dir.display(),
         args.config.display(),
         args.run.device,
+        config.selfplay.threads_line(),
         config.selfplay.games_per_generation,
         config.train.steps_per_generation
     ));
