@@ -10,6 +10,7 @@ pub mod ab_player;
 pub mod chunk;
 pub mod config;
 pub mod player;
+mod round;
 pub mod sample;
 pub mod sink;
 pub mod stats;
