@@ -13,6 +13,7 @@ use shashki_nnue::{NnueEval, QuantNet};
 use shashki_rules::{Game, Move};
 use shashki_search::alphabeta::StaticEval;
 use shashki_search::batching::BatchingEvaluator;
+use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
 use shashki_search::evaluators::RolloutEvaluator;
 use shashki_search::mcts_engine::MctsEngine;
 use shashki_search::{
@@ -489,7 +490,8 @@ impl PlayerFactory {
                 Box::new(
                     MctsEngine::new(network, config, seed, "net")
                         .map_err(internal)?
-                        .with_threads(threads),
+                        .with_threads(threads)
+                        .with_cache(DEFAULT_CACHE_ENTRIES),
                 )
             }
         };

@@ -846,9 +846,13 @@ pub struct SelfPlayOptions {
     pub stop: Arc<AtomicBool>,
 }
 
-/// The checkpoint a `--model` argument means now: the file itself, or the
-/// newest loadable checkpoint in the directory (promoted ones preferred).
+/// The checkpoint a `--model` argument means now: the file itself, an
+/// exported model folder (`models/NAME`), or the newest loadable
+/// checkpoint in the directory (promoted ones preferred).
 fn resolve_model(model: &Path, observer: &mut dyn Observer) -> Result<Checkpoint, RunError> {
+    if model.join(shashki_net::MODEL_JSON_FILE).is_file() {
+        return Ok(shashki_net::import_model(model)?);
+    }
     if model.is_dir() {
         let store = CheckpointStore::open(model, usize::MAX)?;
         let loaded = match store.load_best()? {

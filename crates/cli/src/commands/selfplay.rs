@@ -18,7 +18,8 @@ pub struct Args {
     /// Directory the chunk files go to.
     #[arg(long)]
     out: PathBuf,
-    /// Network: a checkpoint file, or a directory (e.g. a learner's
+    /// Network: a checkpoint file, an exported model folder (`models/NAME`),
+    /// or a directory (e.g. a learner's
     /// `runs/NAME/checkpoints`) whose newest checkpoint is reloaded before
     /// every round. Without it, a fresh net from the config's seed.
     #[arg(long)]
