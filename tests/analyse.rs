@@ -155,6 +155,14 @@ fn analyse_with_tablebases_reports_their_verdict_and_refuses_a_bad_folder() {
     );
     assert!(ok, "{err}");
     assert!(out.contains("score tb win 3"), "{out}");
+    // A side to move without a legal move has lost: the probe says so.
+    let (ok, out, err) = shashki(
+        &["tb", "probe", "--fen", "B:Wg1:Bh2", "--dir", dir_text],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("result:   loss for Black (2-0)"), "{out}");
+    assert!(out.contains("best:     none"), "{out}");
     // A folder that is not there: a clear error naming the option.
     let missing = dir.join("missing");
     let (ok, _, err) = shashki(

@@ -11,10 +11,10 @@
 //!   one batching service); [`external`]: the engine-protocol client.
 //! - [`openings`]: the built-in balloted opening book (`data/openings.txt`),
 //!   PDN or FEN-per-line books.
-//! - [`matches`]: parallel matches, each opening played with colours
+//! - [`matches`](mod@matches): parallel matches, each opening played with colours
 //!   swapped, forfeits for failing engines, PDN output; [`clock`]: game
 //!   clocks (`--tc 60+1`) and time forfeits.
-//! - [`gate`]: candidate vs best by SPRT or a fixed number of games.
+//! - [`gate`](mod@gate): candidate vs best by SPRT or a fixed number of games.
 //! - [`score`]: W/D/L, score, Elo difference with a 95 % interval, pentanomial
 //!   counts of game pairs; [`sprt`]: the fishtest-style GSPRT.
 //! - [`elo`]: Bradley-Terry maximum-likelihood ratings with intervals;

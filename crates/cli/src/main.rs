@@ -2,6 +2,11 @@
 //! file under `commands/`; this file only parses the command line and
 //! dispatches.
 
+// The doc comments of the argument structs are clap's `--help` text, written
+// for the terminal (`[net]` is a config section, `[,gumbel]` an option), not
+// links for rustdoc.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use clap::{Parser, Subcommand};
 
 mod builtin_engine;
@@ -33,6 +38,9 @@ enum Command {
     BenchSearch(commands::bench_search::Args),
     /// Speak the engine line protocol on stdin/stdout (docs/ENGINE_PROTOCOL.md).
     Engine(commands::engine::Args),
+    /// Speak the Hub protocol of the draughts world on stdin/stdout
+    /// (pydraughts, lidraughts-bot, Hub GUIs; docs/ENGINE_PROTOCOL.md).
+    Hub(commands::hub::Args),
     /// Write a checkpoint's network as model.safetensors + model.json.
     Export(commands::export::Args),
     /// Read an exported model folder back into a checkpoint.
@@ -73,6 +81,7 @@ fn main() {
         Command::Play(args) => commands::play::run(args),
         Command::BenchSearch(args) => commands::bench_search::run(args),
         Command::Engine(args) => commands::engine::run(args),
+        Command::Hub(args) => commands::hub::run(args),
         Command::Export(args) => commands::export::run(args),
         Command::Import(args) => commands::import::run(args),
         Command::NnueInit(args) => commands::nnue_init::run(args),

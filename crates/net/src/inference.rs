@@ -1,9 +1,9 @@
-//! The inference network: the same function as [`Net`](crate::Net) with
+//! The inference network: the same function as [`Net`] with
 //! every batch norm folded into the convolution before it (exact up to
 //! float rounding, and cheaper: one fewer pass over each activation), for
 //! either kind (the diagonal net's folding is in `crate::diag_inference`).
 //!
-//! Built from host tensors (a trained [`Net`](crate::Net), a checkpoint or
+//! Built from host tensors (a trained [`Net`], a checkpoint or
 //! an exported `model.safetensors`), on any device.
 
 use crate::config::{NetConfig, NetKind};

@@ -2,7 +2,7 @@
 //! a convolutional policy head and a W/D/L value head (plus an optional
 //! plies-left head), of one of two kinds ([`NetKind`]): the 8x8 ResNet
 //! ([`BoardNet`], here) or the 32-square diagonal net
-//! ([`DiagNet`](crate::diag::DiagNet)). [`Net`] holds either.
+//! ([`DiagNet`]). [`Net`] holds either.
 //!
 //! It is a burn [`Module`], so it lives on any device: `Device::flex()` for
 //! CPU inference, `Device::flex().autodiff()` for training, a wgpu device

@@ -17,6 +17,7 @@
 //!   optimiser state) in one checksummed file.
 //! - [`train`]: the same float architecture in burn, for training (the
 //!   only module that uses burn; inference is plain Rust).
+//! - [`NnueError`]: the crate's one error type.
 
 pub mod accumulator;
 pub mod checkpoint;

@@ -20,8 +20,8 @@
 //! declared right after the half-move that completes the count.
 
 use crate::bitboard::MAIN_DIAGONAL;
-use crate::game::EndReason;
 use crate::moves::Move;
+use crate::outcome::EndReason;
 use crate::position::{Color, Position};
 use serde::{Deserialize, Serialize};
 

@@ -12,8 +12,9 @@ pub use read::{MoveNumber, PdnError, read_pdn};
 pub use write::{write_pdn, write_pdn_file};
 
 use crate::draw::DrawRules;
-use crate::game::{EndReason, Game, GameResult};
+use crate::game::Game;
 use crate::moves::Move;
+use crate::outcome::{EndReason, GameResult};
 use crate::position::Position;
 use thiserror::Error;
 

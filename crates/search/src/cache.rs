@@ -16,7 +16,8 @@
 //! [`MctsEngine::with_cache`]: crate::mcts_engine::MctsEngine::with_cache
 
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
-use crate::evaluators::{draw_state_word, mix64};
+use crate::evaluators::draw_state_word;
+use shashki_rules::splitmix::splitmix64;
 use shashki_rules::{DrawState, Position};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -238,7 +239,7 @@ impl EvalCache {
 
 /// The hash of a request's key (position and draw-rule state).
 fn key_of(request: &EvalRequest<'_>) -> u64 {
-    mix64(request.position.hash() ^ mix64(draw_state_word(request.draw_state)))
+    splitmix64(request.position.hash() ^ splitmix64(draw_state_word(request.draw_state)))
 }
 
 /// What [`EvalCache::split`] left for the network. Keep one and reuse it:

@@ -1,5 +1,6 @@
-//! The common face of every engine (alpha-beta, MCTS, later the network):
-//! what `shashki engine`, `analyse` and `play` drive.
+//! The common face of every engine (alpha-beta with the hand evaluation or
+//! a net, MCTS with rollouts or a net): what `shashki engine`, `analyse`,
+//! `play` and the arena drive.
 
 use crate::limits::{SearchLimits, StopHandle};
 use shashki_rules::{Game, Move};

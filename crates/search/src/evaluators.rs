@@ -7,22 +7,14 @@
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator, Wdl};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use shashki_rules::splitmix::splitmix64;
 use shashki_rules::{Color, DrawState, Game, GameResult};
-
-/// SplitMix64: a fast, well-mixed hash of one word.
-#[inline]
-pub(crate) fn mix64(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
 
 /// A 64-bit key of a request: position hash, draw-rule state and a seed.
 #[inline]
 pub(crate) fn request_key(request: &EvalRequest<'_>, seed: u64) -> u64 {
     let draw = draw_state_word(request.draw_state);
-    mix64(request.position.hash() ^ mix64(draw ^ mix64(seed)))
+    splitmix64(request.position.hash() ^ splitmix64(draw ^ splitmix64(seed)))
 }
 
 /// The draw-rule state packed in one word.

@@ -1,7 +1,22 @@
 //! # shashki-search
 //!
-//! Monte-Carlo tree search (PUCT and Gumbel root search) over a batched
-//! [`Evaluator`], and a reference alpha-beta engine.
+//! The searches of Shashki Zero, which see networks only through the
+//! traits here ([`Evaluator`] for MCTS, [`StaticEval`](alphabeta::StaticEval)
+//! for alpha-beta):
+//!
+//! - [`mcts`]: Monte-Carlo tree search (PUCT and Gumbel root search) over a
+//!   batched [`Evaluator`] ([`evaluator`]); [`mcts_driver`] runs one search
+//!   on several threads, [`mcts_engine`] puts it behind [`Engine`].
+//! - [`alphabeta`]: the reference alpha-beta engine.
+//! - [`Engine`] ([`engine`]): what every engine offers the commands and the
+//!   arena; [`limits`]: depth, nodes, time and clocks, and stopping.
+//! - [`evaluators`]: stand-in evaluators (uniform priors, a fixed, random
+//!   or rollout value);
+//!   [`batching`]: many threads' calls merged into one batch; [`cache`]: a
+//!   bounded evaluation cache shared by searches.
+//! - [`tablebase`]: the endgame tablebases as both searches see them.
+//! - [`protocol`]: the engine line protocol, server and client side;
+//!   [`hub`]: the draughts world's Hub protocol (v2), engine side.
 
 pub mod alphabeta;
 pub mod batching;
@@ -9,6 +24,7 @@ pub mod cache;
 pub mod engine;
 pub mod evaluator;
 pub mod evaluators;
+pub mod hub;
 pub mod limits;
 pub mod mcts;
 pub mod mcts_driver;

@@ -1,7 +1,7 @@
 //! MCTS behind the [`Engine`] trait, for `shashki analyse|play|engine` and
 //! the arena: one [`Search`] kept between moves of a game (tree reuse), any
 //! [`Evaluator`] (rollouts or a network), one or more search threads
-//! ([`mcts_driver`](crate::mcts_driver)), time management and `stop`, and
+//! ([`mcts_driver`]), time management and `stop`, and
 //! for a network an evaluation cache shared by the threads and kept from
 //! move to move ([`MctsEngine::with_cache`]).
 

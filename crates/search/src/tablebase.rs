@@ -6,7 +6,7 @@
 //! (half-moves to the next capture, promotion or end of the game), not a
 //! distance to the end of the game, so it is never reported as `mate N`:
 //! reports say `tb win N` / `tb loss N` / `tb draw`
-//! ([`Score::TbWin`](crate::Score::TbWin) and its kin).
+//! ([`Score::TbWin`] and its kin).
 
 use crate::engine::Score;
 use shashki_rules::{Color, Game, Move};

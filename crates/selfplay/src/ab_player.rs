@@ -12,11 +12,12 @@
 //! the current wave.
 
 use crate::config::SelfPlayConfig;
-use crate::player::{
-    FinishedGame, SelfPlayError, configured_tablebases, tablebase_result, thread_pool,
-};
+use crate::error::SelfPlayError;
+use crate::finished::FinishedGame;
+use crate::pool::thread_pool;
 use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_TABLEBASE, Sample};
 use crate::stats::SelfPlayStats;
+use crate::tablebases::{configured_tablebases, tablebase_result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;

@@ -1,26 +1,43 @@
 //! # shashki-selfplay
 //!
-//! Self-play for Shashki Zero: many games at once, their network calls
-//! gathered into batches, every move a training [`Sample`], samples written
-//! to disk as checksummed [`chunk`] files; [`ab_player`] plays the
-//! alpha-beta engine's games (the data of an NNUE run) into the same chunks. A directory of chunks is the
-//! interface to the learner (`shashki-train`).
+//! Self-play for Shashki Zero: the games every training run learns from.
+//!
+//! - [`SelfPlayer`] ([`player`]): many MCTS games at once, their network
+//!   calls gathered into batches, every searched move a training
+//!   [`Sample`] ([`sample`]); reproducible from its seed whatever the
+//!   thread count.
+//! - [`AbSelfPlayer`] ([`ab_player`]): the alpha-beta engine's games (the
+//!   data of an NNUE run) into the same samples.
+//! - [`FinishedGame`] ([`finished`]): a game with its samples;
+//!   [`SelfPlayStats`] ([`stats`]): the counters and rates of a call.
+//! - [`chunk`]: samples on disk as checksummed chunk files, which
+//!   [`ChunkSink`] ([`sink`]) fills from finished games. A directory of
+//!   chunks is the interface to the learner (`shashki-train`).
+//! - [`SelfPlayConfig`] ([`config`]): the `[selfplay]` settings;
+//!   [`SelfPlayError`] ([`error`]): what can fail. Both players share a
+//!   worker pool and the endgame tablebases (generated on first use).
 
 pub mod ab_player;
 pub mod chunk;
 pub mod config;
+pub mod error;
+pub mod finished;
 pub mod player;
+mod pool;
 mod round;
 pub mod sample;
 pub mod sink;
 pub mod stats;
+mod tablebases;
 
 pub use ab_player::{AbSelfPlayLimits, AbSelfPlayer, score_to_wdl};
 pub use chunk::{
     Chunk, ChunkError, ChunkHeader, ChunkWriter, list_chunks, read_chunk, read_header,
 };
 pub use config::SelfPlayConfig;
-pub use player::{FinishedGame, SelfPlayError, SelfPlayer};
+pub use error::SelfPlayError;
+pub use finished::FinishedGame;
+pub use player::SelfPlayer;
 pub use sample::{POLICY_CAP, PolicyEntry, RECORD_SIZE, Sample};
 pub use sink::ChunkSink;
 pub use stats::SelfPlayStats;

@@ -23,9 +23,13 @@
 //! passes then), so batches stay full at generation boundaries.
 
 use crate::config::SelfPlayConfig;
+use crate::error::SelfPlayError;
+use crate::finished::FinishedGame;
+use crate::pool::thread_pool;
 use crate::round::{NetworkRound, RoundBuffers};
 use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_RESIGNED, FLAG_TABLEBASE, Sample};
 use crate::stats::SelfPlayStats;
+use crate::tablebases::{configured_tablebases, tablebase_result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -34,63 +38,10 @@ use shashki_search::cache::EvalCache;
 use shashki_search::{
     Algorithm, EvalRequest, Evaluation, Evaluator, Search, SearchConfig, SearchError,
 };
-use shashki_tablebase::{Tablebases, Wdl};
+use shashki_tablebase::Tablebases;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-/// A self-play failure.
-#[derive(Debug, thiserror::Error)]
-pub enum SelfPlayError {
-    /// A setting is out of range.
-    #[error("{0}")]
-    Config(String),
-    /// The search reported an error (a bug, or an evaluator that answered
-    /// the wrong number of priors).
-    #[error("game {game}: {error}")]
-    Search {
-        /// Game number.
-        game: u64,
-        /// The search's error.
-        error: SearchError,
-    },
-    /// The worker pool could not be built.
-    #[error("thread pool: {0}")]
-    Pool(String),
-    /// The endgame tablebases could not be loaded or generated.
-    #[error("tablebases: {0}")]
-    Tablebase(String),
-}
-
-/// A finished game and its training samples.
-#[derive(Clone, Debug)]
-pub struct FinishedGame {
-    /// Game number (its RNG stream).
-    pub index: u64,
-    /// The game, ended by the arbiter, the adjudication limit or a
-    /// resignation.
-    pub game: Game,
-    /// How it ended.
-    pub outcome: Outcome,
-    /// One sample per searched move (random opening moves give none).
-    pub samples: Vec<Sample>,
-    /// Uniformly random half-moves played at the start.
-    pub opening_plies: u32,
-    /// True if resignation was disabled in this game to measure false
-    /// resignations.
-    pub playthrough: bool,
-    /// In a play-through game: the side that would have resigned first.
-    pub would_resign: Option<Color>,
-}
-
-impl FinishedGame {
-    /// True if this play-through game shows a wrong resignation: the side
-    /// that would have resigned did not lose.
-    pub fn false_resignation(&self) -> bool {
-        self.would_resign
-            .is_some_and(|side| self.outcome.result != GameResult::win_for(side.opponent()))
-    }
-}
 
 /// One game in flight.
 struct Slot {
@@ -428,91 +379,6 @@ impl SelfPlayer {
             done: false,
         }
     }
-}
-
-/// A rayon pool of `threads` threads named `name-i`.
-pub(crate) fn thread_pool(threads: usize, name: &str) -> Result<rayon::ThreadPool, SelfPlayError> {
-    let name = name.to_string();
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(move |i| format!("{name}-{i}"))
-        .build()
-        .map_err(|e| SelfPlayError::Pool(e.to_string()))
-}
-
-/// The tables `[selfplay] tablebase_dir` asks for (none when unset),
-/// generated there on first use.
-pub(crate) fn configured_tablebases(
-    config: &SelfPlayConfig,
-    rules: &DrawRules,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Option<Arc<Tablebases>>, SelfPlayError> {
-    match &config.tablebase_dir {
-        Some(dir) => Ok(Some(Arc::new(open_tablebases(
-            std::path::Path::new(dir),
-            config.tablebase_pieces,
-            rules,
-            progress,
-        )?))),
-        None => Ok(None),
-    }
-}
-
-/// Loads the tables up to `pieces` in `dir`, generating what is missing
-/// (resumable, atomic files), under the games' draw rules.
-pub(crate) fn open_tablebases(
-    dir: &std::path::Path,
-    pieces: u8,
-    rules: &DrawRules,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Tablebases, SelfPlayError> {
-    let fail = |e: String| SelfPlayError::Tablebase(format!("{}: {e}", dir.display()));
-    let (tb, errors) = Tablebases::load(dir, *rules, pieces);
-    let expected = shashki_tablebase::Material::all_up_to(pieces).len();
-    if errors.is_empty() && tb.len() == expected {
-        return Ok(tb);
-    }
-    progress(&format!(
-        "tablebases {}: generating the missing tables up to {pieces} pieces (first use; resumable)",
-        dir.display()
-    ));
-    let start = std::time::Instant::now();
-    let tb = shashki_tablebase::generate(dir, pieces, rules, &mut |p| {
-        if let shashki_tablebase::Progress::Start {
-            pair,
-            pairs,
-            materials,
-            ..
-        } = p
-        {
-            let names: Vec<String> = materials.iter().map(|m| m.file_name()).collect();
-            progress(&format!(
-                "tablebases: pair {}/{pairs} {}",
-                pair + 1,
-                names.join(" ")
-            ));
-        }
-    })
-    .map_err(|e| fail(e.to_string()))?;
-    progress(&format!(
-        "tablebases {}: {} tables ready in {:.1} s",
-        dir.display(),
-        tb.len(),
-        start.elapsed().as_secs_f64()
-    ));
-    Ok(tb)
-}
-
-/// The exact result of `game` from the tablebases, if its position is in
-/// them (repetition aside: a game over by it has already ended).
-pub(crate) fn tablebase_result(tb: &Tablebases, game: &Game) -> Option<GameResult> {
-    let probe = tb.probe(game.position(), game.counters())?;
-    let side = game.side_to_move();
-    Some(match probe.wdl {
-        Wdl::Win => GameResult::win_for(side),
-        Wdl::Loss => GameResult::win_for(side.opponent()),
-        Wdl::Draw => GameResult::Draw,
-    })
 }
 
 fn color_index(color: Color) -> usize {

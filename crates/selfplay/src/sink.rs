@@ -1,7 +1,7 @@
 //! Gathers finished games into chunk files.
 
 use crate::chunk::{ChunkError, ChunkWriter};
-use crate::player::FinishedGame;
+use crate::finished::FinishedGame;
 use crate::sample::Sample;
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,6 @@
 //! Self-play counters and the rates derived from them.
 
-use crate::player::FinishedGame;
+use crate::finished::FinishedGame;
 use shashki_rules::GameResult;
 use shashki_search::mcts::SearchCounters;
 

@@ -8,9 +8,12 @@
 //!
 //! - [`generate()`]: retrograde analysis per material signature, all
 //!   signatures up to N pieces, parallel (rayon), resumable, each file
-//!   written atomically with a header and a checksum ([`format`]).
+//!   written atomically with a header and a checksum ([`format`](mod@format)).
 //! - [`Tablebases`]: loaded once, `Send + Sync`, O(1) probes
 //!   ([`Tablebases::probe`]) and best moves ([`Tablebases::best_moves`]).
+//! - [`Material`]: the signatures (men and kings per side, seen from the
+//!   side to move), one table each; [`Indexer`]: a signature's positions
+//!   to and from table indices.
 //!
 //! Each entry stores, for the side to move, win/draw/loss when the counts of
 //! this signature start afresh, and the distance in half-moves to the next

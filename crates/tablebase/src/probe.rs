@@ -5,6 +5,7 @@ use crate::counting::{Counting, main_diagonal_holds};
 use crate::format::{self, TableError};
 use crate::index::Indexer;
 use crate::material::Material;
+use shashki_rules::splitmix::SplitMix64;
 use shashki_rules::{Color, DrawCounters, DrawRules, DrawState, Move, Position};
 use std::path::Path;
 
@@ -320,8 +321,9 @@ impl Tablebases {
     /// The best moves of `pos` under `counters`, with the value each keeps:
     /// for a win the moves that win fastest to the next capture or
     /// promotion (or capture/promote now), for a loss those that delay it
-    /// most, for a draw every drawing move. `None` if `pos` or a successor
-    /// is not in the loaded tables.
+    /// most, for a draw every drawing move, none when the side to move has
+    /// no legal move (a loss). `None` if `pos` or a successor is not in the
+    /// loaded tables.
     pub fn best_moves(
         &self,
         pos: &Position,
@@ -359,11 +361,12 @@ impl Tablebases {
                 .filter(|s| s.1 == Wdl::Draw)
                 .map(|s| s.0)
                 .collect(),
+            // No legal move at all is a loss with no best move to show.
             Wdl::Loss => {
-                let worst = scored.iter().map(|s| s.2).max()?;
+                let worst = scored.iter().map(|s| s.2).max();
                 scored
                     .iter()
-                    .filter(|s| s.2 == worst)
+                    .filter(|s| Some(s.2) == worst)
                     .map(|s| s.0)
                     .collect()
             }
@@ -444,14 +447,8 @@ pub(crate) fn sample_counters(
 /// and flipped), drawn reproducibly, with counters a game can have.
 pub(crate) fn check_sample(tb: &Tablebases, table: &Table, samples: usize) -> Result<(), String> {
     // SplitMix64 seeded by the signature: the same sample every run.
-    let mut state = u64::from(u32::from_le_bytes(table.material.to_bytes()));
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64::new(u64::from(u32::from_le_bytes(table.material.to_bytes())));
+    let mut next = move || rng.next_u64();
     let len = table.indexer.len();
     let mut checked = 0;
     let mut tries = 0;

@@ -427,3 +427,16 @@ fn the_draw_state_alone_gives_the_same_result_where_it_answers() {
     assert!(asked > 2000, "{asked}");
     assert!(answered * 100 >= asked * 95, "{answered}/{asked}");
 }
+
+#[test]
+fn a_side_with_no_legal_move_has_lost_and_no_best_move() {
+    let tb = tables();
+    // Black's man on h2 is blocked by White's man on g1 and cannot take it
+    // (no square behind it): Black, to move, has lost.
+    let p = pos("B:Wg1:Bh2");
+    assert!(p.legal_moves().is_empty());
+    let counters = DrawCounters::start(&p);
+    let (probe, best) = tb.best_moves(&p, &counters).unwrap();
+    assert_eq!(probe.wdl, Wdl::Loss);
+    assert!(best.is_empty());
+}

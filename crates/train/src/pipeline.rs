@@ -227,12 +227,8 @@ pub fn batch_seed(run_seed: u64, step: u64) -> u64 {
 
 /// SplitMix64-style mixing of two numbers into a seed.
 pub fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a
-        .wrapping_add(b.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        .wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    use shashki_rules::splitmix::{GOLDEN_GAMMA, splitmix64};
+    splitmix64(a.wrapping_add(b.wrapping_mul(GOLDEN_GAMMA)))
 }
 
 /// Options of a training run.

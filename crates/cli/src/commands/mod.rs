@@ -5,6 +5,7 @@ pub mod bench_search;
 pub mod engine;
 pub mod eval;
 pub mod export;
+pub mod hub;
 pub mod import;
 pub mod learn;
 pub mod match_cmd;

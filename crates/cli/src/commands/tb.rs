@@ -260,7 +260,11 @@ fn run_probe(fen: &str, moves: &str, dir: &Path, json: bool) -> Result<()> {
         if let Some(outcome) = game.outcome() {
             println!("game:     already over: {outcome}");
         }
-        println!("best:     {}", best.join(" "));
+        if best.is_empty() {
+            println!("best:     none ({stm} has no legal move)");
+        } else {
+            println!("best:     {}", best.join(" "));
+        }
     }
     Ok(())
 }

@@ -10,7 +10,7 @@
 //! A game ends at its result, or where the next game's tags begin.
 
 use super::PdnGame;
-use crate::game::GameResult;
+use crate::outcome::GameResult;
 use crate::position::{Color, Position};
 use std::fmt;
 use thiserror::Error;

@@ -7,6 +7,7 @@ use super::static_eval::StaticEval;
 use super::tt::{Bound, Entry, TranspositionTable};
 use crate::limits::StopHandle;
 use crate::tablebase::{self, Probe, Tablebases, TbWdl};
+use shashki_rules::splitmix::splitmix64;
 use shashki_rules::{Color, Game, GameResult, Move, MoveList, Outcome, PathMode};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -40,14 +41,6 @@ pub fn tablebase_score(probe: &Probe, last_move: Option<&Move>, ply: usize) -> i
     }
 }
 
-/// Mixes a small number into a well-spread 64-bit key (splitmix64 finaliser).
-fn mix(value: u64) -> u64 {
-    let mut z = value.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The table key of the game's current node: the position hash plus the
 /// draw-rule state, since a repeated position or a running draw count can
 /// change the value of the same board.
@@ -55,10 +48,10 @@ fn node_key(game: &Game) -> u64 {
     let state = game.draw_state();
     let mut key = game.position().hash();
     if state.repetitions > 1 {
-        key ^= mix(u64::from(state.repetitions));
+        key ^= splitmix64(u64::from(state.repetitions));
     }
     if let Some(plies) = state.plies_to_draw {
-        key ^= mix(0x1_0000 + u64::from(plies));
+        key ^= splitmix64(0x1_0000 + u64::from(plies));
     }
     key
 }

@@ -1,61 +1,19 @@
 //! The two search policies, as in mctx: AlphaZero's PUCT and Gumbel
 //! AlphaZero. Here they differ only in how a child is selected, how the
-//! move is chosen and what the policy target is; [`Search`] runs the loop.
-//!
-//! [`puct_policy`] and [`gumbel_policy`] are one-shot entry points; use
-//! [`Search`] directly for tree reuse or cross-game batching.
+//! move is chosen and what the policy target is; [`Search`](super::Search)
+//! runs the loop, and [`puct_policy`](super::puct_policy) and
+//! [`gumbel_policy`](super::gumbel_policy) are its one-shot entry points.
 
 use super::action_selection::{PuctChild, PuctParams, gumbel_interior_select, puct_select};
 use super::config::{Algorithm, SearchConfig};
-use super::error::SearchError;
 use super::qtransforms::{QTransform, completed_sigma_q, improved_policy, logit};
 use super::result::{ChildStats, SearchResult};
-use super::search::Search;
 use super::seq_halving::{considered_visit, score_considered};
 use super::tree::{NodeId, NodeState, Proof, Tree};
-use crate::evaluator::Evaluator;
 use rand::Rng;
-use shashki_rules::{Game, Move};
+use shashki_rules::Move;
 
-/// AlphaZero search of `game`'s position: PUCT with `config` (whose
-/// `algorithm` is overridden), one fresh tree.
-pub fn puct_policy<E, R>(
-    game: &Game,
-    evaluator: &E,
-    config: &SearchConfig,
-    rng: &mut R,
-) -> Result<SearchResult, SearchError>
-where
-    E: Evaluator + ?Sized,
-    R: Rng + ?Sized,
-{
-    let config = SearchConfig {
-        algorithm: Algorithm::Puct,
-        ..config.clone()
-    };
-    Search::new(game.clone(), config)?.run(evaluator, rng)
-}
-
-/// Gumbel AlphaZero search of `game`'s position with `config` (whose
-/// `algorithm` is overridden), one fresh tree.
-pub fn gumbel_policy<E, R>(
-    game: &Game,
-    evaluator: &E,
-    config: &SearchConfig,
-    rng: &mut R,
-) -> Result<SearchResult, SearchError>
-where
-    E: Evaluator + ?Sized,
-    R: Rng + ?Sized,
-{
-    let config = SearchConfig {
-        algorithm: Algorithm::Gumbel,
-        ..config.clone()
-    };
-    Search::new(game.clone(), config)?.run(evaluator, rng)
-}
-
-/// Per-search Gumbel root state, borrowed from the [`Search`].
+/// Per-search Gumbel root state, borrowed from the [`Search`](super::Search).
 pub(crate) struct RootContext<'a> {
     /// Gumbel sample per root edge (scaled).
     pub gumbel: &'a [f32],

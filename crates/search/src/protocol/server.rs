@@ -194,15 +194,16 @@ fn build_game(start: &StartPosition, moves: &[String]) -> Result<Game, String> {
     Ok(game)
 }
 
-/// One input line as the reader thread passes it on.
-enum Input {
+/// One input line as the reader thread passes it on (the Hub session
+/// reads its input the same way).
+pub(crate) enum Input {
     Line(String),
     NotUtf8,
 }
 
 /// Reads lines into `lines` until the end of input, a read error or `quit`
 /// (after which nothing is read).
-fn read_lines(mut input: impl BufRead, lines: mpsc::Sender<Input>) {
+pub(crate) fn read_lines(mut input: impl BufRead, lines: mpsc::Sender<Input>) {
     let mut buffer = Vec::new();
     loop {
         buffer.clear();
