@@ -364,7 +364,10 @@ mod tests {
         assert!(evaluations > 300, "{evaluations}");
         assert_eq!(after_second.hits - after_first.hits, evaluations);
         assert!(cached.statistics().unwrap().contains("cache"));
-        assert_eq!(cached.counters().evaluations, 2 * plain.counters().evaluations);
+        assert_eq!(
+            cached.counters().evaluations,
+            2 * plain.counters().evaluations
+        );
     }
 
     #[test]

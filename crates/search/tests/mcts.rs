@@ -745,7 +745,11 @@ fn a_forced_root_reached_by_tree_reuse_costs_nothing() {
     assert!(s.tree().node(Tree::ROOT).is_passed_through());
     let asked = evaluator.asked.lock().unwrap().len();
     let second = s.run(&evaluator, &mut rng(1)).unwrap();
-    assert_eq!(evaluator.asked.lock().unwrap().len(), asked, "no call at all");
+    assert_eq!(
+        evaluator.asked.lock().unwrap().len(),
+        asked,
+        "no call at all"
+    );
     assert_eq!(second.best_move.to_string(), "b6:d4");
     assert_eq!(second.simulations, 0);
     assert!(!second.full_search, "no policy target from a forced move");

@@ -55,7 +55,12 @@ impl NetworkRound<'_> {
     }
 
     /// The network calls themselves.
-    fn calls(&self, requests: &[EvalRequest<'_>], out: &mut [Evaluation], stats: &mut SelfPlayStats) {
+    fn calls(
+        &self,
+        requests: &[EvalRequest<'_>],
+        out: &mut [Evaluation],
+        stats: &mut SelfPlayStats,
+    ) {
         let batch_size = self.batch_size.max(1);
         let calls: Vec<(&[EvalRequest<'_>], &mut [Evaluation])> = requests
             .chunks(batch_size)

@@ -719,9 +719,7 @@ impl Search {
                     let captures = moves.len() > 1
                         && self.config.capture_leaves
                         && self.game.position().has_capture();
-                    if (forced || captures)
-                        && node != Tree::ROOT
-                        && passes < MAX_PASSES_PER_DESCENT
+                    if (forced || captures) && node != Tree::ROOT && passes < MAX_PASSES_PER_DESCENT
                     {
                         // No call here: on to a child, with the parent's
                         // view as the estimate until a value comes back.
