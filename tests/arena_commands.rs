@@ -191,3 +191,16 @@ fn our_engine_plays_as_an_external_engine() {
     assert!(!stdout.contains("forfeit"), "{stdout}");
     assert!(stdout.contains("2 games"), "{stdout}");
 }
+
+#[test]
+fn rate_reads_an_nnue_player_after_an_ab_player() {
+    // Once read as one ab spec: unknown ab option "nnue:models/nnue-2h@depth".
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/nnue-2h");
+    let nnue = format!("nnue:{}@depth=2", model.display());
+    let players = format!("ab:depth=2,{nnue}");
+    let stdout = ok(&["rate", "--players", &players, "--games", "2"]);
+    assert!(
+        stdout.contains(&format!("ab:depth=2 vs {nnue}: 2 games")),
+        "{stdout}"
+    );
+}

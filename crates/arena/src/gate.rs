@@ -1,15 +1,27 @@
 //! Gating: is the candidate network stronger than the current best? Either
 //! an SPRT on game pairs (LLR reported after every pair, with a minimum and
 //! a maximum number of games) or a fixed number of games with a score
-//! threshold. The training loop calls [`gate`]; a pass promotes the
-//! candidate.
+//! threshold. The training loop gates its checkpoints with
+//! [`gate_checkpoints`] (through the gate trait of shashki-train, which the
+//! binary implements with it); a pass promotes the candidate.
 
-use crate::matches::{Control, MatchReport, MatchSettings, run_match};
-use crate::player::PlayerFactory;
+use crate::factory::PlayerFactory;
+use crate::journal::Journal;
+use crate::matches::{Control, GameRecord, MatchReport, MatchSettings};
+use crate::rating::play_pairing;
 use crate::score::PairingSummary;
+use crate::spec::{MctsSettings, PlayerKind, PlayerSpec};
 use crate::sprt::{EloModel, Sprt, SprtConfig, SprtDecision};
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use shashki_search::SearchLimits;
+use std::path::{Path, PathBuf};
+
+/// The PDN `Event` of gating games.
+pub const GATING_EVENT: &str = "Shashki Zero gating";
+
+/// The largest Elo difference [`GateOutcome::elo`] reports: a 100 % score
+/// has an infinite estimate, and the training logs sum these.
+pub const ELO_CAP: f64 = 800.0;
 
 /// How the gate decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -128,7 +140,7 @@ impl GateConfig {
             self.seed,
             self.concurrency,
             self.max_plies,
-            "Shashki Zero gating",
+            GATING_EVENT,
         )
         .map_err(|e| e.to_string())
     }
@@ -151,6 +163,18 @@ pub struct GateOutcome {
     pub report: MatchReport,
 }
 
+impl GateOutcome {
+    /// The candidate's Elo difference estimate, within [`ELO_CAP`].
+    pub fn elo(&self) -> f64 {
+        let elo = self.summary.elo().elo;
+        if elo.is_finite() {
+            elo
+        } else {
+            elo.signum() * ELO_CAP
+        }
+    }
+}
+
 /// Plays `candidate` against `best` under `config`; `log` receives a status
 /// line after every pair (games, W/D/L, pentanomial, LLR and its bounds)
 /// and the verdict.
@@ -162,67 +186,44 @@ pub fn gate(
 ) -> Result<GateOutcome, String> {
     config.validate()?;
     let settings = config.match_settings()?;
-    match config.method {
+    let name = candidate.name();
+    let (passed, llr, verdict, report) = match config.method {
         GateMethod::Sprt => {
             let mut sprt = Sprt::new(config.sprt(), config.min_games, config.max_games);
-            let mut decision = SprtDecision::Continue;
-            let report = run_match(candidate, best, &settings, &mut |pair, _| {
+            let report = play(candidate, best, &settings, &mut |pair, _| {
                 sprt.add_pair(pair[0].points_for_first(), pair[1].points_for_first());
-                log(&format!(
-                    "gate {}: {}",
-                    candidate.name(),
-                    sprt.status_line()
-                ));
-                decision = sprt.decision();
-                if decision == SprtDecision::Continue {
-                    Control::Continue
-                } else {
-                    Control::Stop
+                log(&format!("gate {name}: {}", sprt.status_line()));
+                match sprt.decision() {
+                    SprtDecision::Continue => Control::Continue,
+                    _ => Control::Stop,
                 }
-            });
-            if decision == SprtDecision::Continue {
-                // Every pair was played without reaching a bound.
-                decision = SprtDecision::AcceptH0;
-            }
-            let passed = decision == SprtDecision::AcceptH1;
-            let llr = sprt.llr();
+            })?;
+            // Every pair played without reaching a bound keeps the best.
+            let passed = sprt.decision() == SprtDecision::AcceptH1;
+            let unit = match config.model {
+                EloModel::Logistic => "logistic Elo",
+                EloModel::Normalized => "normalized Elo",
+            };
             let verdict = format!(
-                "SPRT [{}, {}] {}: LLR {:.3} after {} games -> {}",
+                "SPRT [{}, {}] {unit}: LLR {:.3} after {} games -> {}",
                 config.elo0,
                 config.elo1,
-                match config.model {
-                    EloModel::Logistic => "logistic Elo",
-                    EloModel::Normalized => "normalized Elo",
-                },
-                llr,
+                sprt.llr(),
                 sprt.wdl.games(),
-                if passed {
-                    "promote"
-                } else {
-                    "keep the current best"
-                }
+                decision_word(passed)
             );
-            log(&verdict);
-            Ok(GateOutcome {
-                passed,
-                summary: report.summary,
-                llr: Some(llr),
-                bounds: Some(config.sprt().bounds()),
-                verdict,
-                report,
-            })
+            (passed, Some(sprt.llr()), verdict, report)
         }
         GateMethod::Fixed => {
-            let report = run_match(candidate, best, &settings, &mut |_, summary| {
+            let report = play(candidate, best, &settings, &mut |_, summary| {
                 log(&format!(
-                    "gate {}: games {} {} score {:.3}",
-                    candidate.name(),
+                    "gate {name}: games {} {} score {:.3}",
                     summary.wdl.games(),
                     summary.wdl,
                     summary.wdl.score()
                 ));
                 Control::Continue
-            });
+            })?;
             let score = report.summary.wdl.score();
             let passed = score >= config.threshold;
             let verdict = format!(
@@ -230,21 +231,120 @@ pub fn gate(
                 report.summary.wdl.games(),
                 score,
                 config.threshold,
-                if passed {
-                    "promote"
-                } else {
-                    "keep the current best"
-                }
+                decision_word(passed)
             );
-            log(&verdict);
-            Ok(GateOutcome {
-                passed,
-                summary: report.summary,
-                llr: None,
-                bounds: None,
-                verdict,
-                report,
-            })
+            (passed, None, verdict, report)
         }
+    };
+    log(&verdict);
+    Ok(GateOutcome {
+        passed,
+        summary: report.summary,
+        bounds: llr.map(|_| config.sprt().bounds()),
+        llr,
+        verdict,
+        report,
+    })
+}
+
+/// How the two checkpoints of a training run's gate play.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckpointPlayers {
+    /// MCTS with each network loaded on `device`, the evaluations of all
+    /// games batched (target `batch`).
+    Network {
+        /// Device name (`cpu`, or a GPU name with the `wgpu` feature).
+        device: String,
+        /// Simulations and algorithm (no noise).
+        search: MctsSettings,
+        /// Target batch of the batching service.
+        batch: usize,
+    },
+    /// Alpha-beta with each NNUE checkpoint (quantized on loading, as its
+    /// export would be) at `depth`, on one thread.
+    Nnue {
+        /// Search depth.
+        depth: u32,
+    },
+}
+
+impl CheckpointPlayers {
+    /// The gating player of the checkpoint at `path`, named after its file.
+    pub fn player(&self, path: &Path) -> Result<PlayerFactory, String> {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        match self {
+            CheckpointPlayers::Network {
+                device,
+                search,
+                batch,
+            } => {
+                let evaluator = crate::net::load_evaluator(path, device)?;
+                Ok(PlayerFactory::with_evaluator(
+                    &name, evaluator, *search, *batch,
+                ))
+            }
+            &CheckpointPlayers::Nnue { depth } => {
+                let kind = PlayerKind::Nnue {
+                    path: path.to_path_buf(),
+                    limits: SearchLimits {
+                        depth: Some(depth),
+                        ..SearchLimits::default()
+                    },
+                    threads: 1,
+                };
+                PlayerFactory::new(PlayerSpec { name, kind }).map_err(|e| e.to_string())
+            }
+        }
+    }
+}
+
+/// A training run's gate: the checkpoint at `candidate` against the one at
+/// `best` under `config` ([`gate`]), every game saved as PDN in `pdn_dir`
+/// (`CANDIDATE-vs-BEST.pdn`; a file that cannot be written is a warning in
+/// `log`, not a failed gate).
+pub fn gate_checkpoints(
+    candidate: &Path,
+    best: &Path,
+    players: &CheckpointPlayers,
+    config: &GateConfig,
+    pdn_dir: &Path,
+    log: &mut dyn FnMut(&str),
+) -> Result<GateOutcome, String> {
+    let candidate = players.player(candidate)?;
+    let best = players.player(best)?;
+    let outcome = gate(&candidate, &best, config, log)?;
+    let pdn = pdn_dir.join(format!("{}-vs-{}.pdn", candidate.name(), best.name()));
+    if let Err(e) =
+        std::fs::create_dir_all(pdn_dir).and_then(|()| outcome.report.write_pdn(&pdn, GATING_EVENT))
+    {
+        log(&format!(
+            "warning: gating games not saved to {}: {e}",
+            pdn.display()
+        ));
+    }
+    Ok(outcome)
+}
+
+/// The gate's games: one pairing as every match plays it, kept in memory.
+fn play(
+    candidate: &PlayerFactory,
+    best: &PlayerFactory,
+    settings: &MatchSettings,
+    watch: &mut dyn FnMut(&[GameRecord; 2], &PairingSummary) -> Control,
+) -> Result<MatchReport, String> {
+    let mut journal = Journal::in_memory(&settings.event);
+    play_pairing(candidate, best, settings, &mut journal, watch)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "the gate's games were not played".to_string())
+}
+
+fn decision_word(passed: bool) -> &'static str {
+    if passed {
+        "promote"
+    } else {
+        "keep the current best"
     }
 }

@@ -4,23 +4,34 @@
 //! candidate against the current best, and Elo ratings by maximum
 //! likelihood with a plot of strength against training steps.
 //!
-//! - [`spec`]: players from text (`random`, `ab:depth=4`, `mcts:sims=64`,
-//!   `net:PATH@sims=64,gumbel`, `ext:"/path/engine"@movetime=100`).
-//! - [`player`]: the [`Player`] trait, built-in players, [`PlayerFactory`]
-//!   (a network is loaded once per match and served to every game through
-//!   one batching service); [`external`]: the engine-protocol client.
+//! - [`spec`]: a player's name and kind with its settings; [`kinds`]: the
+//!   table of player kinds, one module each giving its prefix, its spec
+//!   text and its players (`random`, `ab:depth=4`, `nnue:PATH@depth=6`,
+//!   `mcts:sims=64`, `net:PATH@sims=64,gumbel`, `ext:"/path/engine"@movetime=100`).
+//! - [`player`]: the [`Player`] trait, the failures that forfeit a game,
+//!   [`PlayerMaker`]; [`factory`]: [`PlayerFactory`], a player prepared
+//!   once per match (a network loaded once and served to every game through
+//!   one batching service); [`external`]: the engine-protocol client;
+//!   [`net`]: loading network checkpoints and models.
+//! - [`roster`]: the players of a run from text: comma-separated lists,
+//!   checkpoint wildcards, players files, the ladder.
 //! - [`openings`]: the built-in balloted opening book (`data/openings.txt`),
 //!   PDN or FEN-per-line books.
 //! - [`matches`](mod@matches): parallel matches, each opening played with colours
 //!   swapped, forfeits for failing engines, PDN output; [`clock`]: game
 //!   clocks (`--tc 60+1`) and time forfeits.
-//! - [`gate`](mod@gate): candidate vs best by SPRT or a fixed number of games.
+//! - [`rating`]: a rating run's pairings and outputs, and the one call that
+//!   plays a pairing for `match`, `rate` and the gate; [`journal`]: its
+//!   resumable record (PDN and ratings file, written as each pair ends).
+//! - [`gate`](mod@gate): candidate vs best by SPRT or a fixed number of games, and a
+//!   training run's checkpoint gate.
 //! - [`score`]: W/D/L, score, Elo difference with a 95 % interval, pentanomial
 //!   counts of game pairs; [`sprt`]: the fishtest-style GSPRT.
 //! - [`elo`]: Bradley-Terry maximum-likelihood ratings with intervals;
 //!   [`ratings`]: the accumulating ratings file and its table / CSV / JSON.
-//! - [`tournament`]: round-robin, gauntlet, the anchor ladder; [`plot`]: PNG
-//!   of Elo against training steps (no system fonts needed).
+//! - [`tournament`]: round-robin, gauntlet, the anchor ladder, training
+//!   steps; [`plot`]: PNG of Elo against training steps (no system fonts
+//!   needed).
 
 #![warn(missing_docs)]
 
@@ -28,23 +39,31 @@ pub use shashki_rules::atomic;
 pub mod clock;
 pub mod elo;
 pub mod external;
+pub mod factory;
 pub mod gate;
+pub mod journal;
+pub mod kinds;
 pub mod matches;
 pub mod net;
 pub mod openings;
 pub mod player;
 pub mod plot;
+pub mod rating;
 pub mod ratings;
+pub mod roster;
 pub mod score;
 pub mod spec;
 pub mod sprt;
 pub mod tournament;
 
 pub use clock::{GameClock, TimeControl};
-pub use gate::{GateConfig, GateMethod, GateOutcome, gate};
+pub use factory::PlayerFactory;
+pub use gate::{CheckpointPlayers, GateConfig, GateMethod, GateOutcome, gate, gate_checkpoints};
+pub use journal::Journal;
 pub use matches::{Control, EndCause, GameRecord, MatchReport, MatchSettings, run_match};
 pub use openings::{Opening, OpeningBook};
-pub use player::{Player, PlayerError, PlayerFactory, PlayerFailure};
+pub use player::{Player, PlayerError, PlayerFailure, PlayerMaker};
+pub use rating::{Pairing, RatingError, RatingLog, RatingOutputs, play_pairing, rate_players};
 pub use score::{EloInterval, PairingSummary, Pentanomial, Wdl};
-pub use spec::{MctsSettings, PlayerKind, PlayerSpec};
+pub use spec::{MctsSettings, PlayerKind, PlayerSpec, SpecError};
 pub use sprt::{EloModel, Sprt, SprtConfig, SprtDecision};

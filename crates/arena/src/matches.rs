@@ -12,8 +12,9 @@
 //! with their exact result (`Termination` "tablebase adjudication").
 
 use crate::clock::{DEFAULT_TIME_MARGIN, GameClock, TimeControl};
+use crate::factory::PlayerFactory;
 use crate::openings::{Opening, OpeningBook, OpeningError};
-use crate::player::{Player, PlayerFactory, PlayerFailure};
+use crate::player::{Player, PlayerFailure};
 use crate::score::PairingSummary;
 use shashki_rules::pdn::{TERMINATION_TAG, write_pdn_file};
 use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, PdnGame};

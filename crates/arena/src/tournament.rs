@@ -1,6 +1,6 @@
 //! Rating tournaments: round-robin or gauntlet pairings, the ladder of
-//! fixed anchors, checkpoint wildcards, anchors, and the Elo-against-steps
-//! plot data. `shashki rate` and `shashki match` are thin layers over this.
+//! fixed anchors, anchors, training steps, and the Elo-against-steps plot
+//! data.
 
 use crate::plot::{PlotPoint, ReferenceLine};
 use crate::ratings::RatingsTable;
@@ -60,98 +60,6 @@ pub fn default_anchor(names: &[String]) -> Option<(String, f64)> {
         .or_else(|| names.first().map(|n| (n.clone(), 0.0)))
 }
 
-/// Expands a `*` in the last path component of `net:` and `nnue:` specs
-/// into every matching checkpoint (`net:runs/a/ckpt-*@sims=64`), in
-/// natural order (`ckpt-9` before `ckpt-10`). Other specs pass through.
-pub fn expand_wildcards(specs: &[String]) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    for spec in specs {
-        let Some((prefix, rest)) = ["net:", "nnue:"]
-            .into_iter()
-            .find_map(|p| spec.strip_prefix(p).map(|rest| (p, rest)))
-        else {
-            out.push(spec.clone());
-            continue;
-        };
-        let (path, opts) = match rest.rsplit_once('@') {
-            Some((p, o)) => (p, Some(o)),
-            None => (rest, None),
-        };
-        let path_buf = PathBuf::from(path);
-        let pattern = path_buf
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !pattern.contains('*') {
-            out.push(spec.clone());
-            continue;
-        }
-        let dir = path_buf
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| format!("{spec}: cannot list {}: {e}", dir.display()))?;
-        let mut matches: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name().is_some_and(|f| {
-                    glob_match(&pattern, &f.to_string_lossy())
-                        && !f.to_string_lossy().starts_with('.')
-                })
-            })
-            .collect();
-        matches.sort_by_key(|p| natural_key(p));
-        if matches.is_empty() {
-            return Err(format!(
-                "{spec}: no file matches {pattern:?} in {}",
-                dir.display()
-            ));
-        }
-        for m in matches {
-            out.push(match opts {
-                Some(o) => format!("{prefix}{}@{o}", m.display()),
-                None => format!("{prefix}{}", m.display()),
-            });
-        }
-    }
-    Ok(out)
-}
-
-/// `*` matches any run of characters; everything else literally.
-fn glob_match(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || !text.ends_with(last) || text.len() < first.len() + last.len() {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for part in &parts[1..parts.len() - 1] {
-        match rest.find(part) {
-            Some(i) => rest = &rest[i + part.len()..],
-            None => return false,
-        }
-    }
-    true
-}
-
-/// Sort key putting embedded numbers in numeric order.
-fn natural_key(path: &Path) -> (String, u64, String) {
-    let name = path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let digits_at = name
-        .rfind(|c: char| !c.is_ascii_digit())
-        .map_or(0, |i| i + 1);
-    let number = name[digits_at..].parse().unwrap_or(0);
-    (name[..digits_at].to_string(), number, name)
-}
-
 /// Training steps of a player: for a network (MCTS or NNUE), the step
 /// recorded in its checkpoint or model; `None` for other players.
 pub fn training_steps(spec: &PlayerSpec) -> Option<u64> {
@@ -174,11 +82,9 @@ pub fn training_steps(spec: &PlayerSpec) -> Option<u64> {
 /// checkpoints elsewhere have none, so rating them writes no plot unless
 /// one is asked for.
 pub fn common_run_dir(specs: &[PlayerSpec]) -> Option<PathBuf> {
-    let mut dirs = specs.iter().filter_map(|s| match &s.kind {
-        PlayerKind::Net { path, .. } | PlayerKind::Nnue { path, .. } => {
-            Some(path.parent().unwrap_or(Path::new(".")).to_path_buf())
-        }
-        _ => None,
+    let mut dirs = specs.iter().filter_map(|s| {
+        let path = s.kind.network_path()?;
+        Some(path.parent().unwrap_or(Path::new(".")).to_path_buf())
     });
     let first = dirs.next()?;
     if !dirs.all(|d| d == first) || first.file_name()? != "checkpoints" {
@@ -232,33 +138,6 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(default_anchor(&names), Some(("ab:depth=1".into(), 0.0)));
-    }
-
-    #[test]
-    fn wildcards_expand_in_natural_order() {
-        let dir = std::env::temp_dir().join(format!("arena-glob-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        for n in ["ckpt-10", "ckpt-9", "ckpt-100", "other"] {
-            std::fs::write(dir.join(n), b"x").unwrap();
-        }
-        let spec = format!("net:{}/ckpt-*@sims=4", dir.display());
-        let out = expand_wildcards(&[spec, "random".into()]).unwrap();
-        let tails: Vec<&str> = out.iter().map(|s| s.rsplit('/').next().unwrap()).collect();
-        assert_eq!(
-            tails,
-            [
-                "ckpt-9@sims=4",
-                "ckpt-10@sims=4",
-                "ckpt-100@sims=4",
-                "random"
-            ]
-        );
-        let nnue = expand_wildcards(&[format!("nnue:{}/ckpt-1*@depth=2", dir.display())]).unwrap();
-        assert_eq!(nnue.len(), 2);
-        assert!(nnue[0].starts_with("nnue:") && nnue[0].ends_with("ckpt-10@depth=2"));
-        assert!(expand_wildcards(&[format!("net:{}/zzz*", dir.display())]).is_err());
-        assert!(glob_match("a*b*c", "aXbYc") && !glob_match("a*b", "ab-"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

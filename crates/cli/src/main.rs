@@ -9,9 +9,13 @@
 
 use clap::{Parser, Subcommand};
 
+mod arena_args;
+mod arena_gate;
 mod builtin_engine;
 mod commands;
 mod engine_choice;
+mod progress;
+mod run_options;
 mod signals;
 
 /// Shashki Zero: train Russian checkers engines from zero by self-play.
@@ -47,6 +51,9 @@ enum Command {
     Import(commands::import::Args),
     /// Write an untrained NNUE model folder (for `--engine nnue:DIR`).
     NnueInit(commands::nnue_init::Args),
+    /// Why an NNUE run stops improving: held-out losses, label noise,
+    /// capacity (issue 24).
+    NnueDiagnose(commands::nnue_diagnose::Args),
     /// The network's W/D/L and policy for one position.
     Eval(commands::eval::Args),
     /// Play one pairing (each opening twice, colours swapped) and report
@@ -85,6 +92,7 @@ fn main() {
         Command::Export(args) => commands::export::run(args),
         Command::Import(args) => commands::import::run(args),
         Command::NnueInit(args) => commands::nnue_init::run(args),
+        Command::NnueDiagnose(args) => commands::nnue_diagnose::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Rate(args) => commands::rate::run(args),

@@ -7,7 +7,7 @@
 //! CUDA build downloads an LLVM bundle at build time, which fails offline.
 
 use crate::error::NetError;
-use crate::model::host;
+use crate::layers::host;
 use burn::tensor::{Device, Tensor, TensorData};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};

@@ -15,16 +15,25 @@
 //! Heads and pooling follow the 8x8 net: the KataGo pooling bias and the
 //! value head pool `[mean, max]` over the 32 squares; the policy head gives
 //! each start square 32 logits, one per end square (`from * 32 + to`).
+//! Weights are stored `[out, in, taps]` in files and `[taps, in, out]` (the
+//! matrix-product layout) on the device; the folded form keeps the gather
+//! index of its device.
 
 use crate::config::NetConfig;
-use crate::encoding::{CELL_OF_SQUARE, INPUT_PLANES, POLICY_LEN};
+use crate::desc::{ConvDesc, Span};
+use crate::encoding::{CELL_OF_SQUARE, POLICY_LEN};
 use crate::error::NetError;
-use crate::model::{Builder, NetOutput, ValueMlp, export_bn, export_linear, host, push};
-use crate::weights::{Init, NamedTensor};
+use crate::fold::Folder;
+use crate::layers::{Builder, export_bias, host};
+use crate::layout::{FoldedConv, Layout, TrainConv};
+use crate::tower::Tower;
+use crate::weights::NamedTensor;
 use burn::module::{Module, Param};
-use burn::nn::{BatchNorm, Linear};
-use burn::tensor::activation::relu;
+use burn::tensor::module::linear;
 use burn::tensor::{Device, Int, Tensor, TensorData};
+
+/// The trainable diagonal net.
+pub type DiagNet = Tower<DiagConv>;
 
 /// Playable squares.
 pub const SQUARES: usize = 32;
@@ -111,21 +120,62 @@ impl Geometry {
     }
 }
 
-/// `[n * 32, c]` -> `[n, 2c]`: per-channel mean then max over the squares.
-pub(crate) fn square_pool(x: Tensor<2>) -> Tensor<2> {
-    let [rows, c] = x.dims();
-    let n = rows / SQUARES;
-    let x = x.reshape([n, SQUARES, c]);
-    let mean = x.clone().mean_dim(1);
-    let max = x.max_dim(1);
-    Tensor::cat(vec![mean, max], 2).reshape([n, 2 * c])
+/// The 32 squares' [`Layout`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Diagonal;
+
+impl Layout for Diagonal {
+    type Act = Tensor<2>;
+    type Context = Geometry;
+
+    fn weight_shape(config: &NetConfig, cout: usize, cin: usize, span: Span) -> Vec<usize> {
+        let taps = match span {
+            Span::Wide => config.diagonal_taps(),
+            Span::Point => 1,
+        };
+        vec![cout, cin, taps]
+    }
+
+    fn context(config: &NetConfig, device: &Device) -> Geometry {
+        Geometry::new(config.diagonal_taps(), device)
+    }
+
+    fn enter(geometry: &Geometry, input: Tensor<4>) -> Tensor<2> {
+        geometry.squares(input)
+    }
+
+    /// `[n * 32, c]` -> `[n, 2c]`: per-channel mean then max over the squares.
+    fn pool(x: Tensor<2>) -> Tensor<2> {
+        let [rows, c] = x.dims();
+        let n = rows / SQUARES;
+        let x = x.reshape([n, SQUARES, c]);
+        let mean = x.clone().mean_dim(1);
+        let max = x.max_dim(1);
+        Tensor::cat(vec![mean, max], 2).reshape([n, 2 * c])
+    }
+
+    /// Adds a per-position bias `[n, c]` to every square of `x` `[n * 32, c]`.
+    fn add_bias(x: Tensor<2>, bias: Tensor<2>) -> Tensor<2> {
+        let [rows, c] = x.dims();
+        let n = rows / SQUARES;
+        (x.reshape([n, SQUARES, c]) + bias.reshape([n, 1, c])).reshape([rows, c])
+    }
+
+    /// Row = start square, column = end square: `from * 32 + to`.
+    fn policy(_geometry: &Geometry, logits: Tensor<2>) -> Tensor<2> {
+        let [rows, _] = logits.dims();
+        logits.reshape([rows / SQUARES, POLICY_LEN])
+    }
 }
 
-/// Adds a per-position bias `[n, c]` to every square of `x` `[n * 32, c]`.
-pub(crate) fn add_per_position(x: Tensor<2>, bias: Tensor<2>) -> Tensor<2> {
-    let [rows, c] = x.dims();
-    let n = rows / SQUARES;
-    (x.reshape([n, SQUARES, c]) + bias.reshape([n, 1, c])).reshape([rows, c])
+/// `conv`'s weight shape as an array, `[out, in, taps]`.
+fn shape(conv: &ConvDesc) -> Result<[usize; 3], NetError> {
+    conv.weight.as_slice().try_into().map_err(|_| {
+        NetError::Config(format!(
+            "{}: a diag32 convolution weight has 3 dimensions, not {:?}",
+            conv.name, conv.weight
+        ))
+    })
 }
 
 /// `[cout, cin, taps]` (the file layout) -> `[taps, cin, cout]` (the
@@ -163,7 +213,17 @@ pub struct DiagConv {
     bias: Option<Param<Tensor<1>>>,
 }
 
-impl DiagConv {
+impl TrainConv for DiagConv {
+    type Layout = Diagonal;
+
+    fn build(b: &mut Builder<'_>, conv: &ConvDesc) -> Result<DiagConv, NetError> {
+        let [cout, cin, taps] = shape(conv)?;
+        let weight = to_tap_major(&b.conv_weight(conv)?, cout, cin, taps);
+        let weight = b.param(b.tensor(weight, [taps, cin, cout]));
+        let bias = b.conv_bias(conv)?;
+        Ok(DiagConv { weight, bias })
+    }
+
     fn forward(&self, x: Tensor<2>, geometry: &Geometry) -> Tensor<2> {
         let [taps, cin, cout] = self.weight.dims();
         let weight = self.weight.val().reshape([taps * cin, cout]);
@@ -183,234 +243,45 @@ impl DiagConv {
             shape: vec![cout, cin, taps],
             data: to_out_major(&data, taps, cin, cout),
         });
-        if let Some(bias) = &self.bias {
-            push(out, format!("{name}.bias"), bias.val())?;
-        }
-        Ok(())
+        export_bias(out, name, &self.bias)
     }
 }
 
-impl Builder<'_> {
-    /// A diagonal convolution; the source holds `[out, in, taps]`.
-    fn diag_conv(
-        &mut self,
-        name: &str,
-        cin: usize,
-        cout: usize,
-        taps: usize,
-        bias: bool,
-    ) -> Result<DiagConv, NetError> {
-        let fan_in = cin * taps;
-        let init = if bias {
-            Init::Small { fan_in }
-        } else {
-            Init::He { fan_in }
-        };
-        let weight = self
-            .source
-            .take(&format!("{name}.weight"), &[cout, cin, taps], init)?;
+/// A diagonal convolution with its batch norm (or its own bias) folded in.
+#[derive(Clone, Debug)]
+pub(crate) struct FoldedDiagConv {
+    /// `[taps * in, out]`.
+    weight: Tensor<2>,
+    bias: Tensor<1>,
+    taps: usize,
+}
+
+impl FoldedConv for FoldedDiagConv {
+    type Layout = Diagonal;
+
+    fn new(
+        f: &Folder<'_>,
+        conv: &ConvDesc,
+        weight: Vec<f32>,
+        bias: Vec<f32>,
+    ) -> Result<FoldedDiagConv, NetError> {
+        let [cout, cin, taps] = shape(conv)?;
         let weight = to_tap_major(&weight, cout, cin, taps);
-        let weight = Tensor::from_data(TensorData::new(weight, [taps, cin, cout]), self.device);
-        let weight = self.param(weight);
-        let bias = if bias {
-            let b = self.values(&format!("{name}.bias"), [cout], Init::Zeros)?;
-            Some(self.param(b))
-        } else {
-            None
-        };
-        Ok(DiagConv { weight, bias })
-    }
-}
-
-/// One residual block, as the 8x8 net's with diagonal convolutions.
-#[derive(Module, Debug)]
-pub struct DiagBlock {
-    conv1: DiagConv,
-    bn1: BatchNorm,
-    /// Maps `[mean, max]` of the first activation (2C) to a per-channel bias (C).
-    pool: Option<Linear>,
-    conv2: DiagConv,
-    bn2: BatchNorm,
-}
-
-impl DiagBlock {
-    fn forward(&self, x: Tensor<2>, geometry: &Geometry) -> Tensor<2> {
-        let mut h = relu(self.bn1.forward(self.conv1.forward(x.clone(), geometry)));
-        if let Some(pool) = &self.pool {
-            h = add_per_position(h.clone(), pool.forward(square_pool(h)));
-        }
-        relu(self.bn2.forward(self.conv2.forward(h, geometry)) + x)
-    }
-}
-
-/// The trainable diagonal network (`kind = "diag32"`).
-#[derive(Module, Debug)]
-pub struct DiagNet {
-    stem_conv: DiagConv,
-    stem_bn: BatchNorm,
-    blocks: Vec<DiagBlock>,
-    policy_conv: DiagConv,
-    policy_bn: BatchNorm,
-    policy_out: DiagConv,
-    value_conv: DiagConv,
-    value_bn: BatchNorm,
-    value_mlp: ValueMlp,
-    #[module(skip)]
-    config: NetConfig,
-}
-
-impl DiagNet {
-    /// Builds the net, parameters in [`diag_tensor_shapes`] order.
-    pub(crate) fn build(config: &NetConfig, b: &mut Builder<'_>) -> Result<DiagNet, NetError> {
-        let (c, taps) = (config.channels, config.diagonal_taps());
-        let stem_conv = b.diag_conv("stem.conv", INPUT_PLANES, c, taps, false)?;
-        let stem_bn = b.batch_norm("stem.bn", c)?;
-        let mut blocks = Vec::with_capacity(config.blocks);
-        for i in 0..config.blocks {
-            let name = |part: &str| format!("blocks.{i}.{part}");
-            let conv1 = b.diag_conv(&name("conv1"), c, c, taps, false)?;
-            let bn1 = b.batch_norm(&name("bn1"), c)?;
-            let pool = if config.block_has_global_pool(i) {
-                Some(b.linear(&name("pool"), 2 * c, c, Init::Small { fan_in: 2 * c })?)
-            } else {
-                None
-            };
-            let conv2 = b.diag_conv(&name("conv2"), c, c, taps, false)?;
-            let bn2 = b.batch_norm(&name("bn2"), c)?;
-            blocks.push(DiagBlock {
-                conv1,
-                bn1,
-                pool,
-                conv2,
-                bn2,
-            });
-        }
-        let (pc, vc) = (config.policy_channels, config.value_channels);
-        let policy_conv = b.diag_conv("policy.conv", c, pc, 1, false)?;
-        let policy_bn = b.batch_norm("policy.bn", pc)?;
-        let policy_out = b.diag_conv("policy.out", pc, SQUARES, 1, true)?;
-        let value_conv = b.diag_conv("value.conv", c, vc, 1, false)?;
-        let value_bn = b.batch_norm("value.bn", vc)?;
-        let value_mlp = ValueMlp::build(config, b)?;
-        Ok(DiagNet {
-            stem_conv,
-            stem_bn,
-            blocks,
-            policy_conv,
-            policy_bn,
-            policy_out,
-            value_conv,
-            value_bn,
-            value_mlp,
-            config: config.clone(),
+        Ok(FoldedDiagConv {
+            weight: f.tensor(weight, [taps * cin, cout]),
+            bias: f.tensor(bias, [cout]),
+            taps,
         })
     }
 
-    /// The architecture.
-    pub fn config(&self) -> &NetConfig {
-        &self.config
+    fn forward(&self, x: Tensor<2>, geometry: &Geometry) -> Tensor<2> {
+        let columns = if self.taps == 1 {
+            x
+        } else {
+            geometry.gather(x)
+        };
+        linear(columns, self.weight.clone(), Some(self.bias.clone()))
     }
-
-    /// Runs the network on `[n, 7, 8, 8]` planes (the dark cells are read).
-    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
-        let geometry = Geometry::new(self.config.diagonal_taps(), &input.device());
-        let n = input.dims()[0];
-        let x = geometry.squares(input);
-        let x = relu(self.stem_bn.forward(self.stem_conv.forward(x, &geometry)));
-        let x = self
-            .blocks
-            .iter()
-            .fold(x, |x, block| block.forward(x, &geometry));
-        let p = relu(
-            self.policy_bn
-                .forward(self.policy_conv.forward(x.clone(), &geometry)),
-        );
-        // Row = start square, column = end square: `from * 32 + to`.
-        let policy = self
-            .policy_out
-            .forward(p, &geometry)
-            .reshape([n, POLICY_LEN]);
-        let v = relu(self.value_bn.forward(self.value_conv.forward(x, &geometry)));
-        let (wdl, plies_left) = self.value_mlp.forward(square_pool(v));
-        NetOutput {
-            policy,
-            wdl,
-            plies_left,
-        }
-    }
-
-    /// Every tensor with its stable name and exported layout, build order.
-    pub fn to_tensors(&self) -> Result<Vec<NamedTensor>, NetError> {
-        let mut out = Vec::new();
-        self.stem_conv.export(&mut out, "stem.conv")?;
-        export_bn(&mut out, "stem.bn", &self.stem_bn)?;
-        for (i, block) in self.blocks.iter().enumerate() {
-            let name = |part: &str| format!("blocks.{i}.{part}");
-            block.conv1.export(&mut out, &name("conv1"))?;
-            export_bn(&mut out, &name("bn1"), &block.bn1)?;
-            if let Some(pool) = &block.pool {
-                export_linear(&mut out, &name("pool"), pool)?;
-            }
-            block.conv2.export(&mut out, &name("conv2"))?;
-            export_bn(&mut out, &name("bn2"), &block.bn2)?;
-        }
-        self.policy_conv.export(&mut out, "policy.conv")?;
-        export_bn(&mut out, "policy.bn", &self.policy_bn)?;
-        self.policy_out.export(&mut out, "policy.out")?;
-        self.value_conv.export(&mut out, "value.conv")?;
-        export_bn(&mut out, "value.bn", &self.value_bn)?;
-        self.value_mlp.export(&mut out)?;
-        Ok(out)
-    }
-}
-
-/// Names and shapes of every tensor of a `diag32` architecture, in build
-/// order. Diagonal convolution weights are `[out, in, taps]`.
-pub fn diag_tensor_shapes(config: &NetConfig) -> Vec<(String, Vec<usize>)> {
-    let mut out = Vec::new();
-    let conv = |out: &mut Vec<(String, Vec<usize>)>, name: &str, o, i, taps, bias: bool| {
-        out.push((format!("{name}.weight"), vec![o, i, taps]));
-        if bias {
-            out.push((format!("{name}.bias"), vec![o]));
-        }
-    };
-    let bn = |out: &mut Vec<(String, Vec<usize>)>, name: &str, c: usize| {
-        for part in ["gamma", "beta", "running_mean", "running_var"] {
-            out.push((format!("{name}.{part}"), vec![c]));
-        }
-    };
-    let linear = |out: &mut Vec<(String, Vec<usize>)>, name: &str, din: usize, dout: usize| {
-        out.push((format!("{name}.weight"), vec![dout, din]));
-        out.push((format!("{name}.bias"), vec![dout]));
-    };
-    let (c, taps) = (config.channels, config.diagonal_taps());
-    conv(&mut out, "stem.conv", c, INPUT_PLANES, taps, false);
-    bn(&mut out, "stem.bn", c);
-    for i in 0..config.blocks {
-        conv(&mut out, &format!("blocks.{i}.conv1"), c, c, taps, false);
-        bn(&mut out, &format!("blocks.{i}.bn1"), c);
-        if config.block_has_global_pool(i) {
-            linear(&mut out, &format!("blocks.{i}.pool"), 2 * c, c);
-        }
-        conv(&mut out, &format!("blocks.{i}.conv2"), c, c, taps, false);
-        bn(&mut out, &format!("blocks.{i}.bn2"), c);
-    }
-    let (pc, vc, vh) = (
-        config.policy_channels,
-        config.value_channels,
-        config.value_hidden,
-    );
-    conv(&mut out, "policy.conv", pc, c, 1, false);
-    bn(&mut out, "policy.bn", pc);
-    conv(&mut out, "policy.out", SQUARES, pc, 1, true);
-    conv(&mut out, "value.conv", vc, c, 1, false);
-    bn(&mut out, "value.bn", vc);
-    linear(&mut out, "value.fc", 2 * vc, vh);
-    linear(&mut out, "value.wdl", vh, 3);
-    if config.plies_left_head {
-        linear(&mut out, "value.plies", vh, 1);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -7,15 +7,15 @@
 use crate::atomic::write_atomic;
 use crate::checkpoint::Checkpoint;
 use crate::config::NetConfig;
+use crate::desc::BATCH_NORM_EPSILON;
 use crate::encoding::{
     BOARD, ENCODING_VERSION, INPUT_PLANES, PLIES_TO_DRAW_HORIZON, POLICY_LAYOUT_VERSION,
     POLICY_LEN, Plane,
 };
 use crate::error::NetError;
-use crate::model::{
-    BATCH_NORM_EPSILON, PLIES_LEFT_SCALE, check_finite, check_tensors, tensor_shapes,
-};
-use crate::weights::{from_safetensors, to_safetensors};
+use crate::kinds::{check_tensors, tensor_shapes};
+use crate::output::PLIES_LEFT_SCALE;
+use crate::weights::{check_finite, from_safetensors, to_safetensors};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;

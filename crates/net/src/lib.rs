@@ -4,38 +4,58 @@
 //!
 //! - [`encoding`]: positions as input planes (side to move's view) and moves
 //!   as policy indices (`from * 32 + to`), versioned.
-//! - [`Net`]: the trainable residual network (any burn device), of either
-//!   [`NetKind`]: the 8x8 ResNet or the 32-square diagonal net ([`diag`]);
-//!   [`InferenceNet`]: the same with batch norm folded, for inference.
+//! - [`desc`]: the layers of a network, described once ([`ModelDesc`]);
+//!   [`kinds`]: the table of [`NetKind`]s, and the tensor names, shapes,
+//!   checks and parameter counts that follow from a description.
+//! - The kinds, one file each: [`board`] (the 8x8 ResNet) and [`diag`] (the
+//!   32-square diagonal net), each giving its activation layout, its
+//!   convolution (trainable and folded), pooling and policy read-out
+//!   (`layout`'s traits).
+//! - [`Net`] ([`model`]): the trainable network of either kind, a
+//!   [`tower`] generic over the kind's convolution (any burn device);
+//!   [`InferenceNet`] ([`inference`]): the same with batch norm folded
+//!   (`fold`, `folded`), for inference. `layers` turns burn layers into
+//!   named host tensors and back; [`output`] is what both forms return.
 //! - [`NetEvaluator`]: the search's [`Evaluator`](shashki_search::Evaluator)
 //!   with real batching.
 //! - [`compute_losses`], [`SampleBatch`], [`train_step`]: what the learner needs.
 //! - [`Checkpoint`]: weights, architecture, step and optimiser state in one
 //!   checksummed file; [`export_model`] / [`import_model`]: the
-//!   `model.safetensors` + `model.json` folder for other front ends.
+//!   `model.safetensors` + `model.json` folder for other front ends;
+//!   [`weights`]: named host tensors, their sources and safetensors.
 //!
 //! The CPU backend is burn's `flex` ([`device_from_name`]`("cpu")`); the
 //! `wgpu` feature adds GPUs. `docs/MODEL.md` documents every format.
 
 mod atomic;
+pub mod board;
 pub mod checkpoint;
 pub mod config;
+pub mod desc;
 pub mod device;
 pub mod diag;
-mod diag_inference;
 pub mod encoding;
 pub mod error;
 pub mod evaluator;
 pub mod export;
+mod fold;
+mod folded;
 pub mod inference;
+pub mod kinds;
+mod layers;
+mod layout;
 pub mod loss;
 pub mod model;
+pub mod output;
 pub mod playouts;
+pub mod tower;
 pub mod training;
 pub mod weights;
 
+pub use board::BoardNet;
 pub use checkpoint::{CHECKPOINT_FORMAT_VERSION, Checkpoint, CheckpointHeader};
 pub use config::{NetConfig, NetKind};
+pub use desc::ModelDesc;
 pub use device::{available_devices, device_from_name};
 pub use encoding::{
     CollisionStats, ENCODING_VERSION, INPUT_LEN, POLICY_LAYOUT_VERSION, POLICY_LEN,
@@ -48,8 +68,10 @@ pub use export::{
     sha256_hex,
 };
 pub use inference::{HostOutput, InferenceNet};
+pub use kinds::parameter_count;
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};
-pub use model::{BoardNet, Net, NetOutput, PLIES_LEFT_SCALE, parameter_count};
+pub use model::Net;
+pub use output::{NetOutput, PLIES_LEFT_SCALE};
 pub use playouts::random_positions;
 pub use training::{LossValues, adam, optimizer_from_bytes, optimizer_to_bytes, train_step};
 pub use weights::NamedTensor;

@@ -11,7 +11,7 @@
 use crate::encoding::{
     BOARD, INPUT_LEN, INPUT_PLANES, POLICY_LEN, encode_input, encode_policy_target,
 };
-use crate::model::{NetOutput, PLIES_LEFT_SCALE};
+use crate::output::{NetOutput, PLIES_LEFT_SCALE};
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};

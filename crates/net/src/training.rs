@@ -4,8 +4,9 @@
 //! an autodiff device, [`compute_losses`], backward, Adam step.
 
 use crate::error::NetError;
+use crate::layers::host;
 use crate::loss::{LossWeights, TrainBatch, compute_losses};
-use crate::model::{Net, host};
+use crate::model::Net;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::{Bytes, Tensor};
 

@@ -24,7 +24,7 @@ pub struct NamedTensor {
 }
 
 /// How a freshly initialised parameter is filled.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Init {
     /// He (Kaiming) uniform for a ReLU layer with this fan-in.
     He {
@@ -78,22 +78,37 @@ impl WeightSource for RandomInit {
     }
 }
 
-/// Weights read from a file, taken by name; checks shapes and, with
-/// [`LoadedWeights::finish`], that none is left over.
-pub struct LoadedWeights {
+/// Named tensors taken one by one, each checked against the shape the
+/// architecture needs; [`TensorMap::finish`] fails on any left over. The one
+/// place that says what is wrong with a set of weights.
+pub(crate) struct TensorMap {
     tensors: HashMap<String, NamedTensor>,
 }
 
-impl LoadedWeights {
-    /// Wraps a list of tensors.
-    pub fn new(tensors: Vec<NamedTensor>) -> LoadedWeights {
-        LoadedWeights {
+impl TensorMap {
+    pub(crate) fn new(tensors: Vec<NamedTensor>) -> TensorMap {
+        TensorMap {
             tensors: tensors.into_iter().map(|t| (t.name.clone(), t)).collect(),
         }
     }
 
-    /// Fails if some tensor was not used by the network.
-    pub fn finish(self) -> Result<(), NetError> {
+    /// Removes tensor `name`, which must have `shape`.
+    pub(crate) fn take(&mut self, name: &str, shape: &[usize]) -> Result<NamedTensor, NetError> {
+        let tensor = self
+            .tensors
+            .remove(name)
+            .ok_or_else(|| NetError::Weights(format!("tensor {name} is missing")))?;
+        if tensor.shape != shape {
+            return Err(NetError::Weights(format!(
+                "tensor {name} has shape {:?}, the architecture needs {shape:?}",
+                tensor.shape
+            )));
+        }
+        Ok(tensor)
+    }
+
+    /// Fails if some tensor was not taken.
+    pub(crate) fn finish(self) -> Result<(), NetError> {
         if self.tensors.is_empty() {
             return Ok(());
         }
@@ -106,19 +121,42 @@ impl LoadedWeights {
     }
 }
 
+/// Weights read from a file, taken by name; checks shapes and, with
+/// [`LoadedWeights::finish`], that none is left over.
+pub struct LoadedWeights {
+    tensors: TensorMap,
+}
+
+impl LoadedWeights {
+    /// Wraps a list of tensors.
+    pub fn new(tensors: Vec<NamedTensor>) -> LoadedWeights {
+        LoadedWeights {
+            tensors: TensorMap::new(tensors),
+        }
+    }
+
+    /// Fails if some tensor was not used by the network.
+    pub fn finish(self) -> Result<(), NetError> {
+        self.tensors.finish()
+    }
+}
+
 impl WeightSource for LoadedWeights {
     fn take(&mut self, name: &str, shape: &[usize], _init: Init) -> Result<Vec<f32>, NetError> {
-        let tensor = self
-            .tensors
-            .remove(name)
-            .ok_or_else(|| NetError::Weights(format!("tensor {name} is missing")))?;
-        if tensor.shape != shape {
-            return Err(NetError::Weights(format!(
-                "tensor {name} has shape {:?}, the architecture needs {shape:?}",
-                tensor.shape
-            )));
-        }
-        Ok(tensor.data)
+        Ok(self.tensors.take(name, shape)?.data)
+    }
+}
+
+/// Fails if `tensor` holds a NaN or an infinity (corrupt file or a
+/// diverged training run), naming the tensor, the index and the value.
+pub fn check_finite(tensor: &NamedTensor) -> Result<(), NetError> {
+    match tensor.data.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(index) => Err(NetError::NonFinite {
+            tensor: tensor.name.clone(),
+            index,
+            value: tensor.data[index],
+        }),
     }
 }
 

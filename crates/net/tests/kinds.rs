@@ -10,7 +10,7 @@ use common::{
     evaluate_all, inputs, max_abs, overfit_fixed_batch, random_batch_norm_net, random_positions,
     temp_dir, tiny_of_every_kind, values,
 };
-use shashki_net::model::{kind_of_tensors, tensor_shapes};
+use shashki_net::kinds::{kind_of_tensors, tensor_shapes};
 use shashki_net::{
     Checkpoint, Device, INPUT_LEN, InferenceNet, Net, NetConfig, NetError, NetEvaluator, NetKind,
     POLICY_LEN, export_model, import_model, parameter_count,

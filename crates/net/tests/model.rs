@@ -8,7 +8,7 @@ use common::{
     evaluate_all, evaluate_with, inputs, max_abs, max_diff, net_with_random_batch_norm,
     overfit_fixed_batch, random_positions, tiny, values,
 };
-use shashki_net::model::tensor_shapes;
+use shashki_net::kinds::tensor_shapes;
 use shashki_net::{
     Device, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator, NetOutput, POLICY_LEN,
     TrainBatch, compute_losses, parameter_count,

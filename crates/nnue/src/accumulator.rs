@@ -100,7 +100,8 @@ impl NnueEval {
         let stm = perspective_index(pos.side_to_move());
         let own = &frame[stm * ft..(stm + 1) * ft];
         let opp = &frame[(1 - stm) * ft..(2 - stm) * ft];
-        self.net.propagate(self.kernels, own, opp)
+        let bucket = self.net.arch.stacks.bucket(pos);
+        self.net.propagate(self.kernels, bucket, own, opp)
     }
 
     /// The current node's accumulators (White's perspective, then Black's),

@@ -25,8 +25,10 @@ use std::path::Path;
 
 /// The first 8 bytes of every NNUE checkpoint.
 pub const CHECKPOINT_MAGIC: [u8; 8] = *b"SHZNNCK\0";
-/// The checkpoint format version this build writes and reads.
-pub const CHECKPOINT_VERSION: u32 = 1;
+/// The newest checkpoint format version: 2 for nets with output stacks;
+/// single-stack nets are still written as version 1 (readable by every
+/// earlier build). Both are read.
+pub const CHECKPOINT_VERSION: u32 = 2;
 
 /// The JSON header of a checkpoint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -78,7 +80,12 @@ impl NnueCheckpoint {
         let json = serde_json::to_vec(&header).expect("checkpoint header serialises");
         let mut bytes = Vec::with_capacity(16 + json.len() + weights.len() + optimizer.len() + 32);
         bytes.extend_from_slice(&CHECKPOINT_MAGIC);
-        bytes.extend_from_slice(&CHECKPOINT_VERSION.to_le_bytes());
+        let version = if self.net.arch.stacks.is_single() {
+            1
+        } else {
+            CHECKPOINT_VERSION
+        };
+        bytes.extend_from_slice(&version.to_le_bytes());
         bytes.extend_from_slice(&(json.len() as u32).to_le_bytes());
         bytes.extend_from_slice(&json);
         bytes.extend_from_slice(&weights);
@@ -100,12 +107,12 @@ impl NnueCheckpoint {
         }
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
         let version = u32_at(8);
-        if version != CHECKPOINT_VERSION {
+        if !(1..=CHECKPOINT_VERSION).contains(&version) {
             return Err(NnueError::Version {
                 path: path.to_path_buf(),
                 what: "checkpoint format version",
                 found: version.to_string(),
-                expected: CHECKPOINT_VERSION.to_string(),
+                expected: format!("1 or {CHECKPOINT_VERSION}"),
             });
         }
         let body = bytes.len() - 32;
@@ -133,6 +140,12 @@ impl NnueCheckpoint {
             });
         }
         header.architecture.validate()?;
+        if version < CHECKPOINT_VERSION && !header.architecture.stacks.is_single() {
+            return Err(fail(format!(
+                "format version {version} has no output stacks, but the header names {}",
+                header.architecture.stacks
+            )));
+        }
         let weights_end = header_end as u64 + header.weights_len;
         if weights_end + header.optimizer_len != body as u64 {
             return Err(fail(format!(

@@ -22,8 +22,21 @@ pub const FLOAT_FILE: &str = "model.safetensors";
 pub const QUANTIZED_FILE: &str = "quantized.safetensors";
 /// `model.json`'s `format`.
 pub const NNUE_FORMAT: &str = "shashki-nnue";
-/// Version of the folder format.
-pub const NNUE_FORMAT_VERSION: u32 = 1;
+/// Version of the folder format this build writes for a net with output
+/// stacks (`architecture.stacks`); a single-stack net is written as
+/// version 1, which every earlier build reads. Both are read.
+pub const NNUE_FORMAT_VERSION: u32 = 2;
+/// The version without output stacks.
+pub const NNUE_FORMAT_VERSION_SINGLE: u32 = 1;
+
+/// The format version a net of `arch` is written with.
+pub fn format_version_for(arch: &Architecture) -> u32 {
+    if arch.stacks.is_single() {
+        NNUE_FORMAT_VERSION_SINGLE
+    } else {
+        NNUE_FORMAT_VERSION
+    }
+}
 
 /// The feature layout a file was trained for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,7 +263,7 @@ pub fn save_model(net: &FloatNet, training_step: u64, dir: &Path) -> Result<(), 
     };
     let json = NnueModelJson {
         format: NNUE_FORMAT.to_string(),
-        format_version: NNUE_FORMAT_VERSION,
+        format_version: format_version_for(&net.arch),
         feature_layout: LayoutSpec {
             name: FEATURE_LAYOUT.to_string(),
             version: FEATURE_LAYOUT_VERSION,
@@ -300,11 +313,22 @@ pub fn parse_model_json(text: &str, json_path: &Path) -> Result<NnueModelJson, N
         }
     };
     version("format", json.format.clone(), NNUE_FORMAT.to_string())?;
-    version(
-        "format version",
-        json.format_version.to_string(),
-        NNUE_FORMAT_VERSION.to_string(),
-    )?;
+    if !(NNUE_FORMAT_VERSION_SINGLE..=NNUE_FORMAT_VERSION).contains(&json.format_version) {
+        version(
+            "format version",
+            json.format_version.to_string(),
+            format!("{NNUE_FORMAT_VERSION_SINGLE} or {NNUE_FORMAT_VERSION}"),
+        )?;
+    }
+    if json.format_version < NNUE_FORMAT_VERSION && !json.architecture.stacks.is_single() {
+        return Err(NnueError::format(
+            &json_path,
+            format!(
+                "format version {} has no output stacks, but the architecture names {}",
+                json.format_version, json.architecture.stacks
+            ),
+        ));
+    }
     let layout = &json.feature_layout;
     version(
         "feature layout",

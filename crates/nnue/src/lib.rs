@@ -7,6 +7,8 @@
 //! - [`FloatNet`]: the float weights and their forward pass (what training
 //!   produces); [`QuantNet`]: the integer network (i16 accumulator, i8
 //!   dense weights, clipped ReLU) and its plain integer reference.
+//! - [`Stacks`]: output layer stacks chosen by game phase.
+//! - [`speed`]: nodes per second of each layout against the hand evaluation.
 //! - [`Kernels`]: scalar and AVX2 integer kernels with identical results.
 //! - [`NnueEval`]: the search's [`StaticEval`](shashki_search::alphabeta::StaticEval)
 //!   with a lazily updated accumulator stack.
@@ -27,6 +29,8 @@ pub mod file;
 pub mod network;
 pub mod quant;
 pub mod simd;
+pub mod speed;
+pub mod stacks;
 pub mod train;
 
 pub use accumulator::NnueEval;
@@ -38,6 +42,7 @@ pub use file::{
 pub use network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};
 pub use quant::QuantNet;
 pub use simd::Kernels;
+pub use stacks::Stacks;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -10,9 +10,15 @@
 //!   -> dense hidden[1] -> 1: the evaluation as a logit of the expected
 //!      score; times EVAL_CP_PER_UNIT it is centi-men (a man is 100)
 //! ```
+//!
+//! With output stacks ([`Stacks`]) the three dense layers come in one copy
+//! per bucket, stored bucket after bucket in the same tensors (`l1.weight`
+//! is `[buckets * hidden[0], 2 ft]`, `out.bias` `[buckets]`); a position
+//! runs its bucket's copy. One bucket is exactly the layout above.
 
 use crate::error::NnueError;
 use crate::features::{NUM_FEATURES, PERSPECTIVES, active_features, perspective_index};
+use crate::stacks::Stacks;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -30,6 +36,9 @@ pub struct Architecture {
     pub ft: usize,
     /// Widths of the two hidden dense layers (the first a multiple of 32).
     pub hidden: [usize; 2],
+    /// Output layer stacks by phase (absent in files: one stack).
+    #[serde(default, skip_serializing_if = "Stacks::is_single")]
+    pub stacks: Stacks,
 }
 
 impl Default for Architecture {
@@ -37,6 +46,7 @@ impl Default for Architecture {
         Architecture {
             ft: 128,
             hidden: [32, 32],
+            stacks: Stacks::Single,
         }
     }
 }
@@ -71,16 +81,22 @@ impl Architecture {
     /// feature, as the accumulator adds them); dense weights are `[out, in]`.
     pub fn tensor_shapes(&self) -> Vec<(&'static str, Vec<usize>)> {
         let [h1, h2] = self.hidden;
+        let b = self.stacks.count();
         vec![
             ("ft.weight", vec![NUM_FEATURES, self.ft]),
             ("ft.bias", vec![self.ft]),
-            ("l1.weight", vec![h1, 2 * self.ft]),
-            ("l1.bias", vec![h1]),
-            ("l2.weight", vec![h2, h1]),
-            ("l2.bias", vec![h2]),
-            ("out.weight", vec![1, h2]),
-            ("out.bias", vec![1]),
+            ("l1.weight", vec![b * h1, 2 * self.ft]),
+            ("l1.bias", vec![b * h1]),
+            ("l2.weight", vec![b * h2, h1]),
+            ("l2.bias", vec![b * h2]),
+            ("out.weight", vec![b, h2]),
+            ("out.bias", vec![b]),
         ]
+    }
+
+    /// Number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.stacks.count()
     }
 }
 
@@ -94,17 +110,17 @@ pub struct FloatNet {
     pub ft_weight: Vec<f32>,
     /// `[ft]`.
     pub ft_bias: Vec<f32>,
-    /// `[hidden0][2 ft]`.
+    /// `[buckets * hidden0][2 ft]`.
     pub l1_weight: Vec<f32>,
-    /// `[hidden0]`.
+    /// `[buckets * hidden0]`.
     pub l1_bias: Vec<f32>,
-    /// `[hidden1][hidden0]`.
+    /// `[buckets * hidden1][hidden0]`.
     pub l2_weight: Vec<f32>,
-    /// `[hidden1]`.
+    /// `[buckets * hidden1]`.
     pub l2_bias: Vec<f32>,
-    /// `[1][hidden1]`.
+    /// `[buckets][hidden1]`.
     pub out_weight: Vec<f32>,
-    /// `[1]`.
+    /// `[buckets]`.
     pub out_bias: Vec<f32>,
 }
 
@@ -124,6 +140,12 @@ fn dense(weight: &[f32], bias: &[f32], input: &[f32]) -> Vec<f32> {
         .collect()
 }
 
+/// Bucket `b`'s part of a stacked tensor whose buckets hold `len` values each.
+#[inline]
+pub fn bucket_rows<T>(values: &[T], b: usize, len: usize) -> &[T] {
+    &values[b * len..(b + 1) * len]
+}
+
 impl FloatNet {
     /// A freshly initialised net (seeded): the feature transformer small
     /// enough that a full board stays inside the clipped range, dense
@@ -135,16 +157,16 @@ impl FloatNet {
             (0..len).map(|_| rng.random_range(-bound..=bound)).collect()
         };
         let [h1, h2] = arch.hidden;
-        let ft = arch.ft;
+        let (ft, b) = (arch.ft, arch.buckets());
         Ok(FloatNet {
             ft_weight: uniform(NUM_FEATURES * ft, 0.1),
             ft_bias: uniform(ft, 0.1).into_iter().map(|b| b + 0.3).collect(),
-            l1_weight: uniform(h1 * 2 * ft, 1.0 / ((2 * ft) as f32).sqrt()),
-            l1_bias: uniform(h1, 0.1),
-            l2_weight: uniform(h2 * h1, 1.0 / (h1 as f32).sqrt()),
-            l2_bias: uniform(h2, 0.1),
-            out_weight: uniform(h2, 1.0 / (h2 as f32).sqrt()),
-            out_bias: vec![0.0],
+            l1_weight: uniform(b * h1 * 2 * ft, 1.0 / ((2 * ft) as f32).sqrt()),
+            l1_bias: uniform(b * h1, 0.1),
+            l2_weight: uniform(b * h2 * h1, 1.0 / (h1 as f32).sqrt()),
+            l2_bias: uniform(b * h2, 0.1),
+            out_weight: uniform(b * h2, 1.0 / (h2 as f32).sqrt()),
+            out_bias: vec![0.0; b],
             arch: arch.clone(),
         })
     }
@@ -215,15 +237,29 @@ impl FloatNet {
         let own = &accs[perspective_index(stm)];
         let opp = &accs[perspective_index(stm.opponent())];
         let input: Vec<f32> = own.iter().chain(opp).map(|&x| crelu(x)).collect();
-        let a1: Vec<f32> = dense(&self.l1_weight, &self.l1_bias, &input)
-            .into_iter()
-            .map(crelu)
-            .collect();
-        let a2: Vec<f32> = dense(&self.l2_weight, &self.l2_bias, &a1)
-            .into_iter()
-            .map(crelu)
-            .collect();
-        dense(&self.out_weight, &self.out_bias, &a2)[0]
+        let [h1, h2] = self.arch.hidden;
+        let b = self.arch.stacks.bucket(pos);
+        let a1: Vec<f32> = dense(
+            bucket_rows(&self.l1_weight, b, h1 * 2 * self.arch.ft),
+            bucket_rows(&self.l1_bias, b, h1),
+            &input,
+        )
+        .into_iter()
+        .map(crelu)
+        .collect();
+        let a2: Vec<f32> = dense(
+            bucket_rows(&self.l2_weight, b, h2 * h1),
+            bucket_rows(&self.l2_bias, b, h2),
+            &a1,
+        )
+        .into_iter()
+        .map(crelu)
+        .collect();
+        dense(
+            bucket_rows(&self.out_weight, b, h2),
+            bucket_rows(&self.out_bias, b, 1),
+            &a2,
+        )[0]
     }
 
     /// The float evaluation in centi-men (side to move's view).

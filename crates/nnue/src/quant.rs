@@ -16,7 +16,7 @@
 //! (the quantization clip keeps real positions far from wrapping).
 
 use crate::features::{NUM_FEATURES, PERSPECTIVES, active_features, perspective_index};
-use crate::network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};
+use crate::network::{Architecture, EVAL_CP_PER_UNIT, FloatNet, bucket_rows};
 use crate::simd::Kernels;
 use shashki_rules::Position;
 
@@ -48,17 +48,17 @@ pub struct QuantNet {
     pub ft_weight: Vec<i16>,
     /// `[ft]`.
     pub ft_bias: Vec<i16>,
-    /// `[hidden0][2 ft]`.
+    /// `[buckets * hidden0][2 ft]`.
     pub l1_weight: Vec<i8>,
-    /// `[hidden0]`.
+    /// `[buckets * hidden0]`.
     pub l1_bias: Vec<i32>,
-    /// `[hidden1][hidden0]`.
+    /// `[buckets * hidden1][hidden0]`.
     pub l2_weight: Vec<i8>,
-    /// `[hidden1]`.
+    /// `[buckets * hidden1]`.
     pub l2_bias: Vec<i32>,
-    /// `[1][hidden1]`.
+    /// `[buckets][hidden1]`.
     pub out_weight: Vec<i16>,
-    /// `[1]`.
+    /// `[buckets]`.
     pub out_bias: Vec<i32>,
 }
 
@@ -111,16 +111,16 @@ impl QuantNet {
     /// Checks that every vector has its architecture's length.
     pub fn check_lengths(&self) -> Result<(), String> {
         let [h1, h2] = self.arch.hidden;
-        let ft = self.arch.ft;
+        let (ft, b) = (self.arch.ft, self.arch.buckets());
         let lens = [
             ("ft.weight", self.ft_weight.len(), NUM_FEATURES * ft),
             ("ft.bias", self.ft_bias.len(), ft),
-            ("l1.weight", self.l1_weight.len(), h1 * 2 * ft),
-            ("l1.bias", self.l1_bias.len(), h1),
-            ("l2.weight", self.l2_weight.len(), h2 * h1),
-            ("l2.bias", self.l2_bias.len(), h2),
-            ("out.weight", self.out_weight.len(), h2),
-            ("out.bias", self.out_bias.len(), 1),
+            ("l1.weight", self.l1_weight.len(), b * h1 * 2 * ft),
+            ("l1.bias", self.l1_bias.len(), b * h1),
+            ("l2.weight", self.l2_weight.len(), b * h2 * h1),
+            ("l2.bias", self.l2_bias.len(), b * h2),
+            ("out.weight", self.out_weight.len(), b * h2),
+            ("out.bias", self.out_bias.len(), b),
         ];
         for (name, found, expected) in lens {
             if found != expected {
@@ -141,24 +141,34 @@ impl QuantNet {
         }
     }
 
-    /// The dense layers on the two accumulators (side to move's first),
-    /// with `kernels`; returns output units.
-    pub fn propagate(&self, kernels: Kernels, own: &[i16], opp: &[i16]) -> i32 {
+    /// The dense layers of output bucket `bucket` on the two accumulators
+    /// (side to move's first), with `kernels`; returns output units.
+    pub fn propagate(&self, kernels: Kernels, bucket: usize, own: &[i16], opp: &[i16]) -> i32 {
         let [h1, h2] = self.arch.hidden;
         let ft = self.arch.ft;
+        let b = bucket;
         let mut input = [0u8; 2 * 2048];
         let input = &mut input[..2 * ft];
         kernels.crelu16(own, &mut input[..ft]);
         kernels.crelu16(opp, &mut input[ft..]);
         let mut a1 = [0u8; 1024];
         let a1 = &mut a1[..h1];
-        kernels.dense_crelu(&self.l1_weight, &self.l1_bias, input, a1);
+        kernels.dense_crelu(
+            bucket_rows(&self.l1_weight, b, h1 * 2 * ft),
+            bucket_rows(&self.l1_bias, b, h1),
+            input,
+            a1,
+        );
         let mut a2 = [0u8; 1024];
         let a2 = &mut a2[..h2];
-        kernels.dense_crelu(&self.l2_weight, &self.l2_bias, a1, a2);
-        self.out_bias[0]
-            + self
-                .out_weight
+        kernels.dense_crelu(
+            bucket_rows(&self.l2_weight, b, h2 * h1),
+            bucket_rows(&self.l2_bias, b, h2),
+            a1,
+            a2,
+        );
+        self.out_bias[b]
+            + bucket_rows(&self.out_weight, b, h2)
                 .iter()
                 .zip(a2.iter())
                 .map(|(&w, &a)| i32::from(w) * i32::from(a))
@@ -195,11 +205,20 @@ impl QuantNet {
                 })
                 .collect()
         };
-        let a1 = layer(&self.l1_weight, &self.l1_bias, &input);
-        let a2 = layer(&self.l2_weight, &self.l2_bias, &a1);
-        self.out_bias[0]
-            + self
-                .out_weight
+        let [h1, h2] = self.arch.hidden;
+        let b = self.arch.stacks.bucket(pos);
+        let a1 = layer(
+            bucket_rows(&self.l1_weight, b, h1 * 2 * ft),
+            bucket_rows(&self.l1_bias, b, h1),
+            &input,
+        );
+        let a2 = layer(
+            bucket_rows(&self.l2_weight, b, h2 * h1),
+            bucket_rows(&self.l2_bias, b, h2),
+            &a1,
+        );
+        self.out_bias[b]
+            + bucket_rows(&self.out_weight, b, h2)
                 .iter()
                 .zip(&a2)
                 .map(|(&w, &a)| i32::from(w) * a)

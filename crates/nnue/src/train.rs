@@ -3,10 +3,15 @@
 //! perspectives, clipped ReLU, three dense layers), a loss on the expected
 //! score, one Adam step with the quantization clip applied after it, and
 //! conversion to and from [`FloatNet`] (what is saved and quantized).
+//!
+//! Output stacks ([`crate::Stacks`]): each dense layer computes every
+//! bucket's outputs at once and a one-hot mask of the batch keeps the
+//! position's bucket, so only that bucket's weights get a gradient.
 
 use crate::features::{NUM_FEATURES, PERSPECTIVES, active_features};
 use crate::network::{Architecture, FloatNet};
 use crate::quant::FLOAT_WEIGHT_CLIP;
+use crate::stacks::Stacks;
 use burn::module::{Module, Param, ParamId};
 use burn::nn::Linear;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
@@ -37,11 +42,24 @@ pub struct NnueBatch {
     pub opp: Tensor<2>,
     /// `[n, 1]` targets.
     pub target: Tensor<2>,
+    /// `[n, buckets]` one-hot output bucket of each position (`None`: one stack).
+    pub bucket: Option<Tensor<2>>,
 }
 
 impl NnueBatch {
-    /// Encodes positions and their targets on `device`.
+    /// Encodes positions and their targets on `device` for a single-stack net.
     pub fn new(positions: &[Position], targets: &[f32], device: &Device) -> NnueBatch {
+        NnueBatch::for_stacks(Stacks::Single, positions, targets, device)
+    }
+
+    /// Encodes positions, their targets and their output buckets under
+    /// `stacks` on `device`.
+    pub fn for_stacks(
+        stacks: Stacks,
+        positions: &[Position],
+        targets: &[f32],
+        device: &Device,
+    ) -> NnueBatch {
         assert_eq!(positions.len(), targets.len());
         let n = positions.len();
         let mut own = vec![0.0f32; n * NUM_FEATURES];
@@ -58,10 +76,19 @@ impl NnueBatch {
         let tensor = |data: Vec<f32>, cols: usize| {
             Tensor::from_data(TensorData::new(data, [n, cols]), device)
         };
+        let b = stacks.count();
+        let bucket = (b > 1).then(|| {
+            let mut mask = vec![0.0f32; n * b];
+            for (i, pos) in positions.iter().enumerate() {
+                mask[i * b + stacks.bucket(pos)] = 1.0;
+            }
+            tensor(mask, b)
+        });
         NnueBatch {
             own: tensor(own, NUM_FEATURES),
             opp: tensor(opp, NUM_FEATURES),
             target: tensor(targets.to_vec(), 1),
+            bucket,
         }
     }
 }
@@ -117,55 +144,61 @@ impl NnueModel {
                 bias: Some(param(next - 1, bias)),
             }
         };
-        let Architecture {
-            ft,
-            hidden: [h1, h2],
-        } = net.arch;
+        let [h1, h2] = net.arch.hidden;
+        let (ft, b) = (net.arch.ft, net.arch.buckets());
         NnueModel {
             // The feature transformer is stored feature-major, burn's [in, out].
             ft: linear(net.ft_weight.clone(), NUM_FEATURES, ft, &net.ft_bias),
+            // Stacked layers: output column `bucket * width + j`.
             l1: linear(
-                transpose(&net.l1_weight, h1, 2 * ft),
+                transpose(&net.l1_weight, b * h1, 2 * ft),
                 2 * ft,
-                h1,
+                b * h1,
                 &net.l1_bias,
             ),
-            l2: linear(transpose(&net.l2_weight, h2, h1), h1, h2, &net.l2_bias),
-            out: linear(transpose(&net.out_weight, 1, h2), h2, 1, &net.out_bias),
+            l2: linear(
+                transpose(&net.l2_weight, b * h2, h1),
+                h1,
+                b * h2,
+                &net.l2_bias,
+            ),
+            out: linear(transpose(&net.out_weight, b, h2), h2, b, &net.out_bias),
         }
     }
 
     /// The weights back on the host.
     pub fn to_float(&self, arch: &Architecture) -> FloatNet {
         let [h1, h2] = arch.hidden;
-        let ft = arch.ft;
+        let (ft, b) = (arch.ft, arch.buckets());
         let bias = |l: &Linear| host(l.bias.as_ref().expect("layers have biases").val());
         FloatNet {
             arch: arch.clone(),
             ft_weight: host(self.ft.weight.val()),
             ft_bias: bias(&self.ft),
-            l1_weight: transpose(&host(self.l1.weight.val()), 2 * ft, h1),
+            l1_weight: transpose(&host(self.l1.weight.val()), 2 * ft, b * h1),
             l1_bias: bias(&self.l1),
-            l2_weight: transpose(&host(self.l2.weight.val()), h1, h2),
+            l2_weight: transpose(&host(self.l2.weight.val()), h1, b * h2),
             l2_bias: bias(&self.l2),
-            out_weight: host(self.out.weight.val()),
+            out_weight: transpose(&host(self.out.weight.val()), h2, b),
             out_bias: bias(&self.out),
         }
     }
 
-    /// Output logits `[n, 1]`.
-    pub fn forward(&self, own: Tensor<2>, opp: Tensor<2>) -> Tensor<2> {
+    /// Output logits `[n, 1]`; `bucket` is the batch's one-hot bucket mask
+    /// (`None` for a single-stack net).
+    pub fn forward(&self, own: Tensor<2>, opp: Tensor<2>, bucket: Option<&Tensor<2>>) -> Tensor<2> {
         let acc = Tensor::cat(vec![self.ft.forward(own), self.ft.forward(opp)], 1);
         let x = acc.clamp(0.0, 1.0);
-        let x = self.l1.forward(x).clamp(0.0, 1.0);
-        let x = self.l2.forward(x).clamp(0.0, 1.0);
-        self.out.forward(x)
+        let x = select_bucket(self.l1.forward(x).clamp(0.0, 1.0), bucket);
+        let x = select_bucket(self.l2.forward(x).clamp(0.0, 1.0), bucket);
+        select_bucket(self.out.forward(x), bucket)
     }
 
     /// Mean squared error between the predicted expected score
     /// (`sigmoid(logit)`) and the target, as Stockfish's trainer does.
     pub fn loss(&self, batch: &NnueBatch) -> Tensor<1> {
-        let predicted = sigmoid(self.forward(batch.own.clone(), batch.opp.clone()));
+        let predicted =
+            sigmoid(self.forward(batch.own.clone(), batch.opp.clone(), batch.bucket.as_ref()));
         let diff = predicted - batch.target.clone();
         (diff.clone() * diff).mean()
     }
@@ -188,6 +221,20 @@ impl NnueModel {
             out: self.out,
         }
     }
+}
+
+/// Keeps each row's bucket of a stacked layer's output: `[n, buckets * w]`
+/// -> `[n, w]` by the one-hot `mask` `[n, buckets]` (no mask: unchanged).
+fn select_bucket(x: Tensor<2>, mask: Option<&Tensor<2>>) -> Tensor<2> {
+    let Some(mask) = mask else {
+        return x;
+    };
+    let [n, width] = x.dims();
+    let buckets = mask.dims()[1];
+    let w = width / buckets;
+    let x: Tensor<3> = x.reshape([n, buckets, w]);
+    let mask: Tensor<3> = mask.clone().reshape([n, buckets, 1]);
+    (x * mask).sum_dim(1).reshape([n, w])
 }
 
 /// Adam with burn's defaults.
@@ -233,16 +280,25 @@ mod tests {
 
     #[test]
     fn burn_model_matches_the_host_float_net() {
-        let net = FloatNet::random(&Architecture::default(), 3).unwrap();
-        let device = Device::flex();
-        let model = NnueModel::from_float(&net, &device);
-        assert_eq!(model.to_float(&net.arch), net);
-        let positions = positions(64);
-        let batch = NnueBatch::new(&positions, &vec![0.5; positions.len()], &device);
-        let out = host(model.forward(batch.own, batch.opp));
-        for (pos, value) in positions.iter().zip(out) {
-            let expected = net.forward(pos);
-            assert!((value - expected).abs() < 1e-4, "{value} vs {expected}");
+        for stacks in Stacks::ALL {
+            let arch = Architecture {
+                stacks,
+                ..Architecture::default()
+            };
+            let net = FloatNet::random(&arch, 3).unwrap();
+            let device = Device::flex();
+            let model = NnueModel::from_float(&net, &device);
+            assert_eq!(model.to_float(&net.arch), net);
+            let positions = positions(64);
+            let batch = NnueBatch::for_stacks(stacks, &positions, &vec![0.5; 64], &device);
+            let out = host(model.forward(batch.own, batch.opp, batch.bucket.as_ref()));
+            for (pos, value) in positions.iter().zip(out) {
+                let expected = net.forward(pos);
+                assert!(
+                    (value - expected).abs() < 1e-4,
+                    "{stacks}: {value} vs {expected}"
+                );
+            }
         }
     }
 

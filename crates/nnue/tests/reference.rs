@@ -8,7 +8,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shashki_nnue::quant::output_to_cp;
-use shashki_nnue::{Architecture, FloatNet, QuantNet, save_model};
+use shashki_nnue::{Architecture, FloatNet, QuantNet, Stacks, save_model};
 use shashki_rules::{Game, Position};
 use support::{python_ready, run_reference, script};
 
@@ -20,9 +20,25 @@ fn python_reference_matches_float_and_quantized_outputs() {
     if !python_ready("python_reference_matches_float_and_quantized_outputs") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("shashki-nnue-ref-{}", std::process::id()));
+    for stacks in Stacks::ALL {
+        let arch = Architecture {
+            stacks,
+            ..Architecture::default()
+        };
+        check_reference(&arch);
+    }
+}
+
+/// The script's outputs against the Rust nets of `arch` on 200 positions
+/// of every phase.
+fn check_reference(arch: &Architecture) {
+    let dir = std::env::temp_dir().join(format!(
+        "shashki-nnue-ref-{}-{}",
+        std::process::id(),
+        arch.stacks
+    ));
     let _ = std::fs::remove_dir_all(&dir);
-    let net = FloatNet::random(&Architecture::default(), 21).unwrap();
+    let net = FloatNet::random(arch, 21).unwrap();
     save_model(&net, 0, &dir).unwrap();
     let quant = QuantNet::quantize(&net);
 

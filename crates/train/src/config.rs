@@ -97,6 +97,9 @@ pub struct NnueSection {
     pub ft: usize,
     /// Widths of the two hidden layers (the first a multiple of 32).
     pub hidden: Vec<usize>,
+    /// Output layer stacks by game phase: `single` (default, one set of
+    /// dense layers), `phase4` or `pieces8` (see `shashki_nnue::Stacks`).
+    pub stacks: shashki_nnue::Stacks,
     /// Search depth of each self-play move, in plies.
     pub depth: u32,
     /// Node budget of each self-play move (0: the depth alone decides).
@@ -121,6 +124,7 @@ impl Default for NnueSection {
         NnueSection {
             ft: 128,
             hidden: vec![32, 32],
+            stacks: shashki_nnue::Stacks::Single,
             depth: 4,
             nodes: 0,
             lambda: 0.5,
@@ -381,6 +385,7 @@ impl RunConfig {
         let arch = shashki_nnue::Architecture {
             ft: n.ft,
             hidden: [h1, h2],
+            stacks: n.stacks,
         };
         arch.validate().map_err(|e| format!("[nnue] {e}"))?;
         Ok(arch)
@@ -850,5 +855,22 @@ mod range_tests {
             err.contains("min_samples = 500: must not exceed window = 100"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn nnue_output_stacks_come_from_the_config_and_unknown_ones_are_named() {
+        let config =
+            RunConfig::from_toml("[nnue]\nstacks = \"phase4\"\n", Path::new("x.toml")).unwrap();
+        let arch = config.nnue_architecture().unwrap();
+        assert_eq!(arch.stacks, shashki_nnue::Stacks::Phase4);
+        let default = RunConfig::from_toml("", Path::new("x.toml")).unwrap();
+        assert_eq!(
+            default.nnue_architecture().unwrap().stacks,
+            shashki_nnue::Stacks::Single
+        );
+        let err = RunConfig::from_toml("[nnue]\nstacks = \"wide\"\n", Path::new("x.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("wide") && err.contains("phase4"), "{err}");
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod checkpoints;
 pub mod config;
+pub mod diagnose;
 pub mod family;
 pub mod learner;
 pub mod nnue_family;

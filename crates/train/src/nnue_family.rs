@@ -101,7 +101,7 @@ impl Trainee for NnueLearner {
     fn train_on(&mut self, samples: &[Sample]) -> Result<StepReport, RunError> {
         let positions: Vec<_> = samples.iter().map(|s| s.position).collect();
         let targets: Vec<f32> = samples.iter().map(|s| target(s, self.lambda)).collect();
-        let batch = NnueBatch::new(&positions, &targets, &self.device);
+        let batch = NnueBatch::for_stacks(self.arch.stacks, &positions, &targets, &self.device);
         let learning_rate = self.train.learning_rate_at(self.step);
         let model = self.model.take().expect("model present");
         let optimizer = self.optimizer.as_mut().expect("optimizer present");

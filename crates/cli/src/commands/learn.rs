@@ -2,7 +2,7 @@
 //! any number of `shashki selfplay` processes fill. Checkpoints go to
 //! `<run-dir>/checkpoints`, where `shashki selfplay --model` finds them.
 
-use crate::commands::train::{Progress, RunArgs, load_config, stopped_line};
+use crate::run_options::{RunArgs, load_config, stopped_line};
 use crate::signals::stop_on_signals;
 use anyhow::Result;
 use shashki_net::device_from_name;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// Options of `shashki learn`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run configuration (TOML): [net], [train].
+    /// Run configuration (TOML): `[net]`, `[train]`.
     #[arg(long, default_value = "configs/cpu.toml")]
     config: PathBuf,
     /// Chunk directory to train on.
@@ -45,7 +45,7 @@ pub fn run(args: Args) -> Result<()> {
     let data = args.data.clone();
     let device = device_from_name(&args.run.device)?;
     let stop = stop_on_signals()?;
-    let mut progress = Progress::new(&args.run);
+    let mut progress = args.run.progress();
     let summary = shashki_train::learn(
         LearnOptions {
             config,

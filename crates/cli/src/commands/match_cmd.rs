@@ -3,9 +3,10 @@
 //! the Elo difference with its 95 % interval and the pentanomial counts,
 //! and can add the result to a ratings file and write PDN, JSON and CSV.
 
-use super::rate::{OutputOptions, PlayOptions, factories, finish, parse_players, play_pairing};
+use crate::arena_args::{OutputOptions, PlayOptions, anchor};
 use anyhow::{Result, anyhow, bail};
-use shashki_arena::tournament::parse_anchor;
+use shashki_arena::Pairing;
+use shashki_arena::roster::read_players;
 
 /// Options of `shashki match`.
 #[derive(clap::Args)]
@@ -29,8 +30,8 @@ pub struct Args {
 
 /// Runs `shashki match`.
 pub fn run(args: Args) -> Result<()> {
-    let first = parse_players(&args.first, false)?;
-    let second = parse_players(&args.second, false)?;
+    let first = read_players(&args.first, false, None).map_err(|e| anyhow!(e))?;
+    let second = read_players(&args.second, false, None).map_err(|e| anyhow!(e))?;
     if first.len() != 1 || second.len() != 1 {
         bail!("match takes exactly one player on each side (use `shashki rate` for more)");
     }
@@ -38,15 +39,13 @@ pub fn run(args: Args) -> Result<()> {
         bail!("a player cannot play itself: {}", first[0].name);
     }
     let specs = vec![first[0].clone(), second[0].clone()];
-    let anchor = args
-        .anchor
-        .as_deref()
-        .map(parse_anchor)
-        .transpose()
-        .map_err(|e| anyhow!(e))?;
+    let anchor = anchor(args.anchor.as_deref())?;
     let settings = args.play.settings(args.games)?;
-    let mut recorder = args.out.recorder(&settings.event)?;
-    let players = factories(&specs)?;
-    play_pairing(&players[0], &players[1], &settings, &mut recorder)?;
-    finish(&mut recorder, &specs, anchor, &args.out)
+    // One pairing, at the seed given.
+    let pairing = Pairing {
+        first: 0,
+        second: 1,
+        settings,
+    };
+    args.out.rate(&specs, &[pairing], anchor)
 }

@@ -21,6 +21,9 @@ pub struct Args {
     /// Widths of the two hidden layers (the first a multiple of 32).
     #[arg(long, num_args = 2, value_delimiter = ',', default_values_t = [32, 32])]
     hidden: Vec<usize>,
+    /// Output layer stacks by phase: single, phase4, pieces8.
+    #[arg(long, default_value = "single")]
+    stacks: shashki_nnue::Stacks,
 }
 
 /// Runs `shashki nnue-init`.
@@ -28,13 +31,15 @@ pub fn run(args: Args) -> Result<()> {
     let arch = Architecture {
         ft: args.ft,
         hidden: [args.hidden[0], args.hidden[1]],
+        stacks: args.stacks,
     };
     let net = FloatNet::random(&arch, args.seed)?;
     save_model(&net, 0, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
     println!(
-        "wrote an untrained NNUE model (ft {}, hidden {:?}, seed {}) to {}",
+        "wrote an untrained NNUE model (ft {}, hidden {:?}, stacks {}, seed {}) to {}",
         arch.ft,
         arch.hidden,
+        arch.stacks,
         args.seed,
         args.out.display()
     );

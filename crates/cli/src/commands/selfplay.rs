@@ -2,7 +2,7 @@
 //! that a learner (`shashki learn`) reads. Run one per machine against a
 //! shared directory (KataGo's layout); give each its own `--seed`.
 
-use crate::commands::train::{Progress, RunArgs, load_config};
+use crate::run_options::{RunArgs, load_config};
 use crate::signals::stop_on_signals;
 use anyhow::Result;
 use shashki_net::device_from_name;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// Options of `shashki selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run configuration (TOML): [net], [search], [selfplay], [draw_rules].
+    /// Run configuration (TOML): `[net]`, `[search]`, `[selfplay]`, `[draw_rules]`.
     #[arg(long, default_value = "configs/cpu.toml")]
     config: PathBuf,
     /// Directory the chunk files go to.
@@ -39,7 +39,7 @@ pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
     let device = device_from_name(&args.run.device)?;
     let stop = stop_on_signals()?;
-    let mut progress = Progress::new(&args.run);
+    let mut progress = args.run.progress();
     let stats = shashki_train::selfplay(
         SelfPlayOptions {
             config,

@@ -1,24 +1,45 @@
-//! Results written as each pair of games ends (shared by `rate` and
-//! `match`): the games appended to the `--pdn` file and added to the
-//! ratings file, both atomically, so an interrupted run keeps every
-//! finished game. With `--resume`, games already in the `--pdn` file (same
-//! players, same round) are not played or counted again, so rerunning an
-//! interrupted command goes on from where it stopped.
+//! The journal of a rating run: each pair of games, as it ends, appended to
+//! the PDN file and added to the ratings file, both written atomically, so
+//! an interrupted run keeps every finished game. Resuming, games already in
+//! the PDN file (same players, same round) are not played or counted again,
+//! so rerunning an interrupted command goes on from where it stopped.
 
-use anyhow::{Context, Result, bail};
-use shashki_arena::atomic::write_atomic;
-use shashki_arena::matches::{GameRecord, today};
-use shashki_arena::ratings::RatingsFile;
-use shashki_arena::{Pentanomial, Wdl};
+use crate::atomic::write_atomic;
+use crate::matches::{GameRecord, today};
+use crate::ratings::{RatingsError, RatingsFile};
+use crate::score::{Pentanomial, Wdl};
 use shashki_rules::{read_pdn, write_pdn};
 use std::collections::HashSet;
 use std::path::PathBuf;
+use thiserror::Error;
+
+/// Why the journal could not be read or written.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    /// Resuming without a PDN file: nothing says which games were played.
+    #[error("resuming needs the PDN file: the games already played are read from it")]
+    ResumeWithoutPdn,
+    /// The PDN file could not be read or written.
+    #[error("{action} {}: {source}", path.display())]
+    Pdn {
+        /// `reading` or `writing`.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The ratings file could not be read or written.
+    #[error(transparent)]
+    Ratings(#[from] RatingsError),
+}
 
 /// A game's identity in a PDN file: White, Black, Round (`pair.leg`).
 type GameKey = (String, String, String);
 
 /// Where finished games go.
-pub struct Recorder {
+pub struct Journal {
     ratings_path: Option<PathBuf>,
     /// Every result so far: the file's earlier ones and this run's.
     pub ratings: RatingsFile,
@@ -42,7 +63,7 @@ fn key(white: &str, black: &str, pair: usize, leg: usize) -> GameKey {
     )
 }
 
-impl Recorder {
+impl Journal {
     /// Loads the ratings file and the PDN file (if given; missing ones
     /// start empty). `resume` takes the games of the PDN file as played.
     pub fn open(
@@ -50,9 +71,9 @@ impl Recorder {
         pdn: Option<PathBuf>,
         resume: bool,
         event: &str,
-    ) -> Result<Recorder> {
+    ) -> Result<Journal, JournalError> {
         if resume && pdn.is_none() {
-            bail!("--resume needs --pdn: the games already played are read from it");
+            return Err(JournalError::ResumeWithoutPdn);
         }
         let file = match &ratings {
             Some(path) => RatingsFile::load(path)?,
@@ -64,7 +85,13 @@ impl Recorder {
                 let text = match std::fs::read_to_string(&path) {
                     Ok(text) => text,
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-                    Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+                    Err(source) => {
+                        return Err(JournalError::Pdn {
+                            action: "reading",
+                            path,
+                            source,
+                        });
+                    }
                 };
                 let recorded = if resume {
                     read_pdn(&text)
@@ -88,13 +115,24 @@ impl Recorder {
                 })
             }
         };
-        Ok(Recorder {
+        Ok(Journal {
             ratings_path: ratings,
             ratings: file,
             pdn,
             event: event.to_string(),
             date: today(),
         })
+    }
+
+    /// A journal without files: results are kept in memory only.
+    pub fn in_memory(event: &str) -> Journal {
+        Journal {
+            ratings_path: None,
+            ratings: RatingsFile::default(),
+            pdn: None,
+            event: event.to_string(),
+            date: today(),
+        }
     }
 
     /// True if every game of a pairing of `pairs` pairs (`first` White in
@@ -115,7 +153,7 @@ impl Recorder {
     /// file is the journal `--resume` reads, so it is written first: a kill
     /// between the two writes can leave the ratings one pair short, never
     /// count a pair twice.
-    pub fn record_pair(&mut self, pair: &[GameRecord; 2]) -> Result<()> {
+    pub fn record_pair(&mut self, pair: &[GameRecord; 2]) -> Result<(), JournalError> {
         let keys = pair
             .each_ref()
             .map(|g| key(&g.white, &g.black, g.pair, g.leg));
@@ -145,8 +183,11 @@ impl Recorder {
                 log.text.push('\n');
             }
             log.text.push_str(&write_pdn(&games));
-            write_atomic(&log.path, log.text.as_bytes())
-                .with_context(|| format!("writing {}", log.path.display()))?;
+            write_atomic(&log.path, log.text.as_bytes()).map_err(|source| JournalError::Pdn {
+                action: "writing",
+                path: log.path.clone(),
+                source,
+            })?;
             log.recorded.extend(keys);
         }
         self.ratings.add(first, second, wdl, penta);
@@ -154,7 +195,7 @@ impl Recorder {
     }
 
     /// Writes the ratings file (if one is kept).
-    pub fn save_ratings(&self) -> Result<()> {
+    pub fn save_ratings(&self) -> Result<(), JournalError> {
         if let Some(path) = &self.ratings_path {
             self.ratings.save(path)?;
         }

@@ -1,0 +1,195 @@
+//! `mcts:sims=64[,gumbel][,rollouts=2][,leaves=1]`, `mcts:movetime=1000[,threads=2]`:
+//! MCTS over random playouts (default 64 simulations, PUCT). The search
+//! options and the players themselves serve `net:` too.
+//!
+//! A player with `movetime` (or in a match with a clock, `--tc`) thinks for
+//! a time rather than a number of simulations: it searches with `threads`
+//! threads (default: one per core) and `leaves` leaves per thread and
+//! evaluator call.
+
+use super::Kind;
+use super::options::{number, options};
+use crate::player::{EnginePlayer, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
+use crate::spec::{MctsSettings, PlayerKind};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shashki_rules::{Game, Move};
+use shashki_search::batching::BatchingEvaluator;
+use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
+use shashki_search::evaluators::RolloutEvaluator;
+use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::{Algorithm, Engine, Evaluator, Search, SearchConfig, SearchLimits};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// `mcts[:options]`.
+pub(crate) const KIND: Kind = Kind {
+    prefix: "mcts",
+    syntax: "mcts:...",
+    example: "mcts:sims=8,gumbel,rollouts=2",
+    takes_path: false,
+    parse,
+};
+
+fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
+    let mut search = MctsSettings::default();
+    let mut rollouts = 1;
+    for (key, value) in options(rest.unwrap_or(""))? {
+        if key == "rollouts" {
+            let v = value.ok_or("rollouts needs a number")?;
+            rollouts = number(key, v)?;
+        } else if !search_option(&mut search, key, value)? {
+            return Err(format!(
+                "unknown mcts option {key:?} (sims, movetime, threads, gumbel, puct, leaves, rollouts)"
+            ));
+        }
+    }
+    Ok(PlayerKind::Mcts { search, rollouts })
+}
+
+/// Applies an MCTS search option; false if the key is not one.
+pub(crate) fn search_option(
+    search: &mut MctsSettings,
+    key: &str,
+    value: Option<&str>,
+) -> Result<bool, String> {
+    match (key, value) {
+        ("sims", Some(v)) => search.simulations = number::<u32>(key, v)?.max(1),
+        ("leaves", Some(v)) => search.leaves_per_batch = number::<u32>(key, v)?.max(1),
+        ("movetime", Some(v)) => {
+            search.movetime = Some(Duration::from_millis(number::<u64>(key, v)?.max(1)))
+        }
+        ("threads", Some(v)) => search.threads = Some(number::<usize>(key, v)?.clamp(1, 256)),
+        ("gumbel", None) => search.algorithm = Algorithm::Gumbel,
+        ("puct", None) => search.algorithm = Algorithm::Puct,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Makes an MCTS player over random playouts per game.
+pub(crate) struct Maker {
+    pub(crate) search: MctsSettings,
+    pub(crate) rollouts: u32,
+}
+
+impl PlayerMaker for Maker {
+    fn create(&self, seed: u64, clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
+        let evaluator = RolloutEvaluator::new(self.rollouts, seed);
+        if is_timed(&self.search, clocked) {
+            return timed_player(evaluator, &self.search, 1, seed, "mcts");
+        }
+        Ok(Box::new(MctsPlayer::new(
+            self.search,
+            EvalSource::Own(evaluator),
+            seed,
+        )))
+    }
+
+    fn is_timed(&self) -> bool {
+        self.search.movetime.is_some()
+    }
+}
+
+/// True if a player with `search` thinks by time in a game (`clocked`: on
+/// a clock).
+pub(crate) fn is_timed(search: &MctsSettings, clocked: bool) -> bool {
+    search.movetime.is_some() || clocked
+}
+
+/// The timed form of an MCTS or network player: an [`MctsEngine`] on its
+/// own threads. A player asking for one leaf per call gets
+/// `default_leaves` (a network wants more to keep it busy).
+pub(crate) fn timed_player<E: Evaluator + 'static>(
+    evaluator: E,
+    search: &MctsSettings,
+    default_leaves: u32,
+    seed: u64,
+    label: &str,
+) -> Result<Box<dyn Player>, PlayerFailure> {
+    let mut config = play_config(search);
+    if search.leaves_per_batch <= 1 {
+        config.leaves_per_batch = default_leaves.max(1);
+    }
+    let threads = search
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // The evaluators here answer from the request alone, so a cache
+    // (shared by the threads, kept from move to move) changes no answer.
+    let engine = MctsEngine::new(evaluator, config, seed, label)
+        .map_err(|e| PlayerFailure::Internal(e.to_string()))?
+        .with_threads(threads)
+        .with_cache(DEFAULT_CACHE_ENTRIES);
+    let limits = SearchLimits {
+        movetime: search.movetime,
+        ..SearchLimits::default()
+    };
+    let engine: Box<dyn Engine> = Box::new(engine);
+    Ok(Box::new(EnginePlayer::new(engine, limits)))
+}
+
+/// The search configuration of a player (not self-play): no root noise,
+/// the most visited move.
+fn play_config(settings: &MctsSettings) -> SearchConfig {
+    let mut config =
+        SearchConfig::with_algorithm(settings.algorithm).with_simulations(settings.simulations);
+    config.leaves_per_batch = settings.leaves_per_batch.max(1);
+    config.root_noise = false;
+    config.temperature = 0.0;
+    config
+}
+
+/// Where an MCTS player gets its evaluations.
+pub(crate) enum EvalSource {
+    /// Its own evaluator (random playouts).
+    Own(RolloutEvaluator),
+    /// A client of the match's batching service, made for each search and
+    /// dropped after it, so a game that is not searching (the opponent's
+    /// turn) never holds up the others' batches.
+    Batched(Arc<BatchingEvaluator<SharedEvaluator>>),
+}
+
+/// MCTS (PUCT or Gumbel) at a fixed number of simulations, reusing its tree
+/// between moves.
+pub struct MctsPlayer {
+    config: SearchConfig,
+    search: Option<Search>,
+    source: EvalSource,
+    rng: ChaCha8Rng,
+}
+
+impl MctsPlayer {
+    pub(crate) fn new(settings: MctsSettings, source: EvalSource, seed: u64) -> MctsPlayer {
+        MctsPlayer {
+            config: play_config(&settings),
+            search: None,
+            source,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Player for MctsPlayer {
+    fn choose_move(&mut self, game: &Game) -> Result<Move, PlayerFailure> {
+        let internal = |e: shashki_search::SearchError| PlayerFailure::Internal(e.to_string());
+        let search = match &mut self.search {
+            Some(s) => {
+                s.sync_to(game);
+                s
+            }
+            None => self
+                .search
+                .insert(Search::new(game.clone(), self.config.clone()).map_err(internal)?),
+        };
+        let result = match &self.source {
+            EvalSource::Own(evaluator) => search.run(evaluator, &mut self.rng),
+            EvalSource::Batched(service) => {
+                let client = service.client();
+                let result = search.run(&client, &mut self.rng);
+                drop(client);
+                result
+            }
+        };
+        Ok(result.map_err(internal)?.best_move)
+    }
+}

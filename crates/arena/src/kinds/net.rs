@@ -1,0 +1,104 @@
+//! `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64]`,
+//! `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16]`: MCTS with a
+//! network checkpoint (file) or exported model (folder). The network is
+//! loaded once per match and serves every game through one batching
+//! service; a timed player (default 16 leaves per call) searches on the
+//! network directly with its own threads.
+
+use super::Kind;
+use super::mcts::{EvalSource, MctsPlayer, is_timed, search_option, timed_player};
+use super::options::{network_path_and_options, number, options};
+use crate::player::{Player, PlayerFailure, PlayerMaker, SharedEvaluator};
+use crate::spec::{MctsSettings, PlayerKind};
+use shashki_search::Evaluator;
+use shashki_search::batching::{BatchStats, BatchingEvaluator};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Leaves per thread and network call of a timed network player that does
+/// not say (one would leave the network mostly idle).
+const TIMED_LEAVES: u32 = 16;
+
+/// `net:PATH[@options]`.
+pub(crate) const KIND: Kind = Kind {
+    prefix: "net",
+    syntax: "net:PATH@...",
+    example: "net:runs/a/ckpt-120@sims=64,gumbel,batch=8",
+    takes_path: true,
+    parse,
+};
+
+fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
+    let (path, opts) = network_path_and_options(rest, "net")?;
+    let mut search = MctsSettings::default();
+    let mut device = "cpu".to_string();
+    let mut batch = 64;
+    for (key, value) in options(opts)? {
+        match (key, value) {
+            ("device", Some(v)) => device = v.to_string(),
+            ("batch", Some(v)) => batch = number(key, v)?,
+            _ => {
+                if !search_option(&mut search, key, value)? {
+                    return Err(format!(
+                        "unknown net option {key:?} (sims, movetime, threads, gumbel, puct, leaves, device, batch)"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(PlayerKind::Net {
+        path: PathBuf::from(path),
+        search,
+        device,
+        batch: batch.max(1),
+    })
+}
+
+/// Holds the network the games of a match share, behind its batching
+/// service.
+pub(crate) struct Maker {
+    /// The network itself, for timed players (which batch within their own
+    /// search on several threads).
+    network: SharedEvaluator,
+    service: Arc<BatchingEvaluator<SharedEvaluator>>,
+    search: MctsSettings,
+}
+
+impl Maker {
+    /// `evaluator` served to every game in batches of about `batch`.
+    pub(crate) fn new(evaluator: Arc<dyn Evaluator>, search: MctsSettings, batch: usize) -> Maker {
+        let network = SharedEvaluator(evaluator);
+        Maker {
+            service: Arc::new(BatchingEvaluator::new(network.clone(), Some(batch.max(1)))),
+            network,
+            search,
+        }
+    }
+}
+
+impl PlayerMaker for Maker {
+    fn create(&self, seed: u64, clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
+        if is_timed(&self.search, clocked) {
+            return timed_player(
+                self.network.clone(),
+                &self.search,
+                TIMED_LEAVES,
+                seed,
+                "net",
+            );
+        }
+        Ok(Box::new(MctsPlayer::new(
+            self.search,
+            EvalSource::Batched(Arc::clone(&self.service)),
+            seed,
+        )))
+    }
+
+    fn is_timed(&self) -> bool {
+        self.search.movetime.is_some()
+    }
+
+    fn batch_stats(&self) -> Option<BatchStats> {
+        Some(self.service.stats())
+    }
+}

@@ -1,0 +1,74 @@
+//! `nnue:models/x@depth=6`, `@movetime=100[,threads=2]`, `@nodes=N`:
+//! alpha-beta with an NNUE model folder (or a training checkpoint) as its
+//! evaluation (default depth 4, one thread). The network is loaded and
+//! quantized once per match.
+
+use super::Kind;
+use super::ab::ab_options;
+use super::options::network_path_and_options;
+use crate::player::{EnginePlayer, Player, PlayerFailure, PlayerMaker};
+use crate::spec::PlayerKind;
+use shashki_nnue::{NnueEval, QuantNet};
+use shashki_search::SearchLimits;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// `nnue:PATH[@options]`.
+pub(crate) const KIND: Kind = Kind {
+    prefix: "nnue",
+    syntax: "nnue:PATH@...",
+    example: "nnue:models/nnue-2h@depth=6,threads=2",
+    takes_path: true,
+    parse,
+};
+
+fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
+    let (path, opts) = network_path_and_options(rest, "nnue")?;
+    let (limits, threads) = ab_options(opts, "nnue")?;
+    Ok(PlayerKind::Nnue {
+        path: PathBuf::from(path),
+        limits,
+        threads,
+    })
+}
+
+/// Holds the quantized network the games of a match share.
+pub(crate) struct Maker {
+    net: Arc<QuantNet>,
+    name: String,
+    limits: SearchLimits,
+    threads: usize,
+}
+
+impl Maker {
+    /// Loads the network at `path` for the player called `name`.
+    pub(crate) fn load(
+        path: &Path,
+        name: &str,
+        limits: SearchLimits,
+        threads: usize,
+    ) -> Result<Maker, String> {
+        let net = shashki_nnue::load_engine_net(path).map_err(|e| e.to_string())?;
+        Ok(Maker {
+            net: Arc::new(net),
+            name: name.to_string(),
+            limits,
+            threads,
+        })
+    }
+}
+
+impl PlayerMaker for Maker {
+    fn create(&self, _seed: u64, _clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
+        let eval = NnueEval::new(Arc::clone(&self.net), self.name.clone());
+        Ok(Box::new(EnginePlayer::alpha_beta(
+            self.limits,
+            self.threads,
+            Some(Box::new(eval)),
+        )))
+    }
+
+    fn is_timed(&self) -> bool {
+        self.limits.movetime.is_some()
+    }
+}

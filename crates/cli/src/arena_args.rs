@@ -1,0 +1,154 @@
+//! The options `shashki match` and `shashki rate` share (how the games are
+//! played, where the results go) and the console the arena's rating run
+//! reports to.
+
+use anyhow::{Result, anyhow};
+use shashki_arena::clock::{DEFAULT_TIME_MARGIN, TimeControl};
+use shashki_arena::matches::{DEFAULT_MAX_PLIES, MatchSettings};
+use shashki_arena::{Journal, Pairing, PlayerSpec, RatingLog, RatingOutputs, rate_players};
+use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How the games are played.
+#[derive(clap::Args)]
+pub struct PlayOptions {
+    /// Opening book: a PDN file or lines of `Name | moves` / FEN; default:
+    /// the built-in book of the usual openings.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Seed of the opening ballot and of every player.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (0: one per CPU core, or one at a time when a
+    /// player is timed or a clock is set, so players do not share cores).
+    #[arg(long, default_value_t = 0)]
+    pub concurrency: usize,
+    /// Adjudicate a draw after this many half-moves.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// Game clock for every player, `BASE+INC` in seconds (e.g. `60+1`):
+    /// the arena keeps both clocks, sends them with `go wtime/btime/winc/binc`,
+    /// and a side whose clock runs out loses on time.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<TimeControl>,
+    /// Milliseconds past a clock's zero tolerated for process latency
+    /// before a side loses on time.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIME_MARGIN.as_millis() as u64)]
+    pub time_margin: u64,
+    /// Endgame tablebase folder (`shashki tb generate`): a game that reaches
+    /// a position in its tables ends at once with their exact result,
+    /// recorded as `Termination "tablebase adjudication"`.
+    #[arg(long, value_name = "DIR")]
+    pub tablebase: Option<PathBuf>,
+}
+
+impl PlayOptions {
+    /// Match settings for `games` games.
+    pub fn settings(&self, games: usize) -> Result<MatchSettings> {
+        let settings = MatchSettings::with_options(
+            games,
+            self.openings.as_deref(),
+            self.seed,
+            self.concurrency,
+            self.max_plies,
+            "Shashki Zero rating",
+        )?;
+        let tablebases = self
+            .tablebase
+            .as_deref()
+            .map(|dir| tablebase::load(dir, settings.rules, MAX_TABLEBASE_PIECES))
+            .transpose()
+            .map_err(|e| anyhow!("--tablebase {e}"))?;
+        Ok(MatchSettings {
+            time_control: self.tc,
+            time_margin: Duration::from_millis(self.time_margin),
+            tablebases,
+            ..settings
+        })
+    }
+}
+
+/// Where results go.
+#[derive(clap::Args)]
+pub struct OutputOptions {
+    /// Ratings file: results are added to those already in it, and the Elo
+    /// fit uses them all.
+    #[arg(long, value_name = "FILE")]
+    pub ratings: Option<PathBuf>,
+    /// Write `{"players": [...], "pairs": [...]}` here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the ratings table as CSV here.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Append every game to this PDN file as it ends (with the ratings file,
+    /// so an interrupted run keeps every finished game).
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<PathBuf>,
+    /// Go on with an interrupted run of the same command: games already in
+    /// the `--pdn` file (same players and round) are not played or counted
+    /// again.
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
+    /// PNG of Elo against training steps (default: `elo.png` in the run
+    /// directory when the rated players are checkpoints of one run; none
+    /// otherwise).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Virtual draws added to every pair that played (keeps 0 % and 100 %
+    /// scores finite).
+    #[arg(long, default_value_t = 1.0)]
+    pub prior_draws: f64,
+}
+
+impl OutputOptions {
+    /// Plays `pairings` between `specs` and rates them at `anchor`
+    /// ([`rate_players`]): every pair of games recorded in these outputs as
+    /// it ends, progress on stderr, results on stdout.
+    pub fn rate(
+        &self,
+        specs: &[PlayerSpec],
+        pairings: &[Pairing],
+        anchor: Option<(String, f64)>,
+    ) -> Result<()> {
+        let event = pairings.first().map_or("", |p| p.settings.event.as_str());
+        let mut journal =
+            Journal::open(self.ratings.clone(), self.pdn.clone(), self.resume, event)?;
+        let outputs = RatingOutputs {
+            json: self.json.clone(),
+            csv: self.csv.clone(),
+            plot: self.plot.clone(),
+            prior_draws: self.prior_draws,
+        };
+        rate_players(
+            specs,
+            pairings,
+            &mut journal,
+            anchor,
+            &outputs,
+            &mut Console,
+        )?;
+        Ok(())
+    }
+}
+
+/// Parses `--anchor NAME=ELO`.
+pub fn anchor(text: Option<&str>) -> Result<Option<(String, f64)>> {
+    text.map(shashki_arena::tournament::parse_anchor)
+        .transpose()
+        .map_err(|e| anyhow!(e))
+}
+
+/// A rating run's progress on stderr, its results on stdout.
+struct Console;
+
+impl RatingLog for Console {
+    fn progress(&mut self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    fn result(&mut self, text: &str) {
+        print!("{text}");
+    }
+}
