@@ -152,7 +152,7 @@ impl<E: Evaluator> MctsEngine<E> {
             Some(cache) => {
                 cached = Cached {
                     inner: &self.evaluator,
-                    cache: &**cache,
+                    cache,
                 };
                 &cached
             }
