@@ -4,7 +4,7 @@
 
 use shashki_arena::{CheckpointPlayers, EloModel, GateConfig, GateMethod, MctsSettings};
 use shashki_train::config::{EngineFamily, GateMethodKind};
-use shashki_train::pipeline::mix;
+use shashki_train::seeds::mix;
 use shashki_train::{GateVerdict, Gatekeeper, RunConfig};
 use std::path::{Path, PathBuf};
 

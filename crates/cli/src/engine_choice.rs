@@ -142,7 +142,12 @@ impl EngineArgs {
 
     /// Builds the chosen engine.
     pub fn build(&self) -> Result<Box<dyn Engine>> {
-        let tb = self.tablebases()?;
+        self.build_with(self.tablebases()?)
+    }
+
+    /// Builds the chosen engine with tables already loaded (a server makes
+    /// an engine per search and loads the tables once).
+    pub fn build_with(&self, tb: Option<Arc<Tablebases>>) -> Result<Box<dyn Engine>> {
         let threads = match self.threads {
             Some(0) | None => default_threads(),
             Some(n) => n,

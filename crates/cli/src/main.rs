@@ -71,6 +71,9 @@ enum Command {
     /// Endgame tablebases exact under the official draw rules: generate,
     /// probe, verify, bench (docs/TABLEBASES.md).
     Tb(commands::tb::Args),
+    /// A web board on a local port: play the engines, watch them analyse,
+    /// step through PDN games, follow training runs.
+    Serve(commands::serve::Args),
 }
 
 /// Exit status of a process killed by SIGPIPE (128 + 13): what `yes | head`
@@ -100,6 +103,7 @@ fn main() {
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
         Command::Tb(args) => commands::tb::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     if let Err(err) = result {
         if is_broken_pipe(&err) {

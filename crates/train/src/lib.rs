@@ -2,28 +2,53 @@
 //!
 //! The learner of Shashki Zero: a replay window over self-play chunk files,
 //! training with burn, checkpoints, tensorboard logs and the run
-//! configuration. One generation loop trains either engine family
-//! ([`family`]): the MCTS policy/value network or the alpha-beta engine's
-//! NNUE ([`nnue_family`]).
+//! configuration. One generation loop trains either engine family: the
+//! MCTS policy/value network or the alpha-beta engine's NNUE.
+//!
+//! The modules, from the bottom up:
+//! - [`config`]: the run configuration (TOML), [`seeds`]: every seed a run
+//!   derives from `[run] seed`, [`state`]: the counters kept across
+//!   restarts;
+//! - [`replay`]: the sliding window over a chunk directory; [`checkpoints`]:
+//!   the checkpoint directory; [`run_dir`]: the run directory and its lock;
+//!   [`tblog`]: tensorboard event files;
+//! - [`learner`]: the policy/value network's training step;
+//!   [`errors`]: the error of a run; [`gate`]: the gate trait the caller
+//!   implements; [`observer`]: progress and summaries for the caller;
+//! - [`family`]: what the loop needs of an engine family (its learner and
+//!   its self-play), with the MCTS family; [`nnue_family`]: the NNUE family;
+//! - `resume`: claiming a run directory and reopening its learner;
+//!   `trainer`: the training steps, saves and logs that `train` and
+//!   `learn` share;
+//! - [`generations`]: `shashki train`, the generation loop; [`halves`]:
+//!   `shashki selfplay` and `shashki learn` alone.
 
 pub mod checkpoints;
 pub mod config;
 pub mod diagnose;
+pub mod errors;
 pub mod family;
+pub mod gate;
+pub mod generations;
+pub mod halves;
 pub mod learner;
 pub mod nnue_family;
-pub mod pipeline;
+pub mod observer;
 pub mod replay;
+mod resume;
 pub mod run_dir;
+pub mod seeds;
 pub mod state;
 pub mod tblog;
+mod trainer;
 
 pub use config::{ConfigError, RunConfig};
+pub use errors::RunError;
+pub use gate::{GateVerdict, Gatekeeper};
+pub use generations::{TrainOptions, train};
+pub use halves::{LearnOptions, SelfPlayOptions, learn, selfplay};
 pub use learner::{Learner, StepReport};
-pub use pipeline::{
-    GateVerdict, Gatekeeper, GenerationSummary, LearnOptions, Observer, RunError, RunSummary,
-    SelfPlayOptions, Silent, TrainOptions, learn, selfplay, train,
-};
+pub use observer::{GenerationSummary, Observer, RunSummary, Silent};
 pub use replay::{RefreshReport, ReplaySettings, ReplayState, ReplayWindow};
 pub use run_dir::RunDir;
 pub use state::LearnerState;

@@ -14,10 +14,12 @@
 
 use crate::checkpoints::CheckpointFile;
 use crate::config::{RunConfig, TrainSection};
+use crate::errors::RunError;
 use crate::family::{Family, GameWriter, Trainee};
 use crate::learner::{StepReport, build_optimizer};
-use crate::pipeline::{Observer, RunError, mix};
+use crate::observer::Observer;
 use crate::run_dir::RunDir;
+use crate::seeds::net_seed;
 use burn::optim::ModuleOptimizer;
 use shashki_net::{
     Device, NetEvaluator, load_checkpoint_or_model, optimizer_from_bytes, optimizer_to_bytes,
@@ -94,6 +96,36 @@ impl NnueLearner {
 impl Trainee for NnueLearner {
     type Checkpoint = NnueCheckpoint;
 
+    fn fresh(config: &RunConfig, device: &Device) -> Result<NnueLearner, RunError> {
+        let arch = architecture(config)?;
+        let net = FloatNet::random(&arch, net_seed(config.run.seed))?;
+        NnueLearner::new(&net, 0, None, config, device)
+    }
+
+    fn resume(
+        config: &RunConfig,
+        checkpoint: &NnueCheckpoint,
+        path: &Path,
+        device: &Device,
+    ) -> Result<NnueLearner, RunError> {
+        let arch = architecture(config)?;
+        if checkpoint.net.arch != arch {
+            return Err(RunError::Mismatch(format!(
+                "{}: the checkpoint's NNUE architecture {:?} is not [nnue]'s {:?}",
+                path.display(),
+                checkpoint.net.arch,
+                arch
+            )));
+        }
+        NnueLearner::new(
+            &checkpoint.net,
+            checkpoint.step(),
+            checkpoint.optimizer.as_deref(),
+            config,
+            device,
+        )
+    }
+
     fn step(&self) -> u64 {
         self.step
     }
@@ -111,12 +143,28 @@ impl Trainee for NnueLearner {
         Ok(StepReport {
             step: self.step,
             learning_rate,
+            // The fields the command line's progress bar reads; the loss is
+            // named by `step_scalars` and `loss_line` below.
             total: loss,
             policy: 0.0,
             value: loss,
             plies_left: None,
             full_search_share: 1.0,
         })
+    }
+
+    /// The one loss term is the expected-score MSE (`total` of the report);
+    /// there is no policy head and no playout-cap share to log.
+    fn step_scalars(report: &StepReport) -> Vec<(&'static str, f64)> {
+        vec![
+            ("loss/total", report.total as f64),
+            ("loss/expected_score_mse", report.total as f64),
+            ("train/learning_rate", report.learning_rate),
+        ]
+    }
+
+    fn loss_line(means: [f32; 3]) -> String {
+        format!("loss {:.4} (expected-score MSE)", means[0])
     }
 
     fn checkpoint(&self) -> Result<NnueCheckpoint, RunError> {
@@ -132,7 +180,6 @@ impl Trainee for NnueLearner {
 /// The NNUE family: alpha-beta self-play, the burn learner above.
 pub struct NnueFamily {
     player: AbSelfPlayer,
-    device: Device,
     /// `[nnue] label_model`: the network whose value labels the samples.
     labeller: Option<NetEvaluator>,
 }
@@ -143,7 +190,6 @@ impl NnueFamily {
     pub fn new(
         config: &RunConfig,
         seed: u64,
-        device: Device,
         stop: Arc<AtomicBool>,
     ) -> Result<NnueFamily, RunError> {
         let limits = AbSelfPlayLimits {
@@ -162,11 +208,7 @@ impl NnueFamily {
             }
             None => None,
         };
-        Ok(NnueFamily {
-            player,
-            device,
-            labeller,
-        })
+        Ok(NnueFamily { player, labeller })
     }
 }
 
@@ -212,36 +254,6 @@ impl Family for NnueFamily {
     type Checkpoint = NnueCheckpoint;
     type Learner = NnueLearner;
 
-    fn fresh(&self, config: &RunConfig) -> Result<NnueLearner, RunError> {
-        let arch = architecture(config)?;
-        let net = FloatNet::random(&arch, mix(config.run.seed, 0x4E37))?;
-        NnueLearner::new(&net, 0, None, config, &self.device)
-    }
-
-    fn resume(
-        &self,
-        config: &RunConfig,
-        checkpoint: &NnueCheckpoint,
-        path: &Path,
-    ) -> Result<NnueLearner, RunError> {
-        let arch = architecture(config)?;
-        if checkpoint.net.arch != arch {
-            return Err(RunError::Mismatch(format!(
-                "{}: the checkpoint's NNUE architecture {:?} is not [nnue]'s {:?}",
-                path.display(),
-                checkpoint.net.arch,
-                arch
-            )));
-        }
-        NnueLearner::new(
-            &checkpoint.net,
-            checkpoint.step(),
-            checkpoint.optimizer.as_deref(),
-            config,
-            &self.device,
-        )
-    }
-
     fn play(
         &mut self,
         learner: &NnueLearner,
@@ -285,9 +297,5 @@ impl Family for NnueFamily {
             .join(if promoted { BEST_MODEL_DIR } else { MODEL_DIR });
         save_model(&checkpoint.net, checkpoint.step, &dir)?;
         Ok(())
-    }
-
-    fn loss_line(&self, losses: [f32; 3]) -> String {
-        format!("loss {:.4} (expected-score MSE)", losses[0])
     }
 }

@@ -17,5 +17,6 @@ pub mod perft;
 pub mod play;
 pub mod rate;
 pub mod selfplay;
+pub mod serve;
 pub mod tb;
 pub mod train;

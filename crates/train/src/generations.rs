@@ -1,0 +1,333 @@
+//! `shashki train`, generation by generation: self-play N games -> train
+//! up to M steps -> checkpoint -> gate every K generations -> repeat, for
+//! the engine family `[run] engine` names.
+//!
+//! Everything is resumable: the run directory holds the configuration, the
+//! chunks, the checkpoints with their counters and the tensorboard logs, and
+//! a restart continues from the newest checkpoint that loads.
+
+use crate::checkpoints::CheckpointStore;
+use crate::config::{EngineFamily, RunConfig};
+use crate::errors::RunError;
+use crate::family::{Family, MctsFamily, Trainee};
+use crate::gate::{GateVerdict, Gatekeeper};
+use crate::nnue_family::NnueFamily;
+use crate::observer::{GenerationSummary, Observer, RunSummary};
+use crate::resume::{OpenRun, open_run};
+use crate::run_dir::RunDir;
+use crate::seeds::session_seed;
+use crate::trainer::Trainer;
+use shashki_net::Device;
+use shashki_nnue::NnueCheckpoint;
+use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Options of a training run.
+pub struct TrainOptions {
+    /// The configuration asked for (a resumed run uses its saved one).
+    pub config: RunConfig,
+    /// The run directory.
+    pub run_dir: PathBuf,
+    /// The device.
+    pub device: Device,
+    /// Overrides `[run] generations` (total generations, counting those
+    /// already done).
+    pub generations: Option<u64>,
+    /// Start from a fresh network when checkpoints exist but none loads
+    /// (they are moved aside); without it that is an error.
+    pub restart: bool,
+    /// Set (by a signal handler) to stop at the next safe point: the games
+    /// finished so far are kept, the current step is finished and saved.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// Runs `shashki train`: generations until the configured count, for the
+/// engine family `[run] engine` names.
+pub fn train(
+    options: TrainOptions,
+    observer: &mut dyn Observer,
+    gatekeeper: Option<&mut dyn Gatekeeper>,
+) -> Result<RunSummary, RunError> {
+    let OpenRun {
+        run,
+        _lock,
+        mut config,
+    } = open_run(&options.run_dir, &options.config, observer)?;
+    if let Some(g) = options.generations {
+        config.run.generations = g;
+    }
+    let session = run.begin_session().map_err(|error| RunError::Io {
+        path: run.root().join("run.json"),
+        error,
+    })?;
+    let seed = session_seed(config.run.seed, session);
+    let keep = config.train.keep_checkpoints;
+    match config.run.engine {
+        EngineFamily::Mcts => {
+            let mut player = SelfPlayer::with_progress(
+                config.selfplay.clone(),
+                config.search.clone(),
+                config.game_rules(),
+                seed,
+                &mut |line| observer.message(line),
+            )?;
+            player.set_stop(Arc::clone(&options.stop));
+            let family = MctsFamily {
+                player,
+                device: options.device.clone(),
+            };
+            let store = CheckpointStore::open(run.checkpoint_dir(), keep)?;
+            run_generations(family, store, &run, &config, &options, observer, gatekeeper)
+        }
+        EngineFamily::Nnue => {
+            let family = NnueFamily::new(&config, seed, Arc::clone(&options.stop))?;
+            let store = CheckpointStore::<NnueCheckpoint>::open_for(run.checkpoint_dir(), keep)?;
+            run_generations(family, store, &run, &config, &options, observer, gatekeeper)
+        }
+    }
+}
+
+/// The generation loop, whatever the engine family.
+fn run_generations<F: Family>(
+    family: F,
+    store: CheckpointStore<F::Checkpoint>,
+    run: &RunDir,
+    config: &RunConfig,
+    options: &TrainOptions,
+    observer: &mut dyn Observer,
+    gatekeeper: Option<&mut dyn Gatekeeper>,
+) -> Result<RunSummary, RunError> {
+    let trainer = Trainer::<F::Learner>::open(
+        config,
+        store,
+        &run.data_dir(),
+        &run.tensorboard_dir(),
+        &options.device,
+        options.restart,
+        observer,
+    )?;
+    let sink = ChunkSink::new(run.data_dir(), config.selfplay.games_per_chunk)?;
+    if config.gating.enabled && gatekeeper.is_none() {
+        observer.message("gating is enabled in the config but not available in this build; every new net is used at once");
+    }
+    let mut generations = Generations {
+        family,
+        trainer,
+        sink,
+        run,
+        config,
+        stop: &options.stop,
+        gatekeeper: gatekeeper.map(|keeper| keeper as &mut dyn Gatekeeper),
+    };
+    let mut generations_run = 0;
+    let target = config.run.generations;
+    let stopped = loop {
+        if target > 0 && generations.trainer.state.generation >= target {
+            break false;
+        }
+        if options.stop.load(Ordering::SeqCst) {
+            break true;
+        }
+        match generations.run_next(observer)? {
+            Some(summary) => {
+                generations_run += 1;
+                observer.generation_done(&summary);
+            }
+            None => break true,
+        }
+    };
+    Ok(generations
+        .trainer
+        .finish(generations_run, stopped, observer))
+}
+
+/// The state of the generation loop.
+struct Generations<'a, F: Family> {
+    family: F,
+    trainer: Trainer<'a, F::Learner>,
+    sink: ChunkSink,
+    run: &'a RunDir,
+    config: &'a RunConfig,
+    stop: &'a AtomicBool,
+    gatekeeper: Option<&'a mut dyn Gatekeeper>,
+}
+
+impl<F: Family> Generations<'_, F> {
+    /// Runs the next generation; `None` when a stop cut it short (what it
+    /// did is saved, and it reruns on resume).
+    fn run_next(
+        &mut self,
+        observer: &mut dyn Observer,
+    ) -> Result<Option<GenerationSummary>, RunError> {
+        let started = Instant::now();
+        let generation = self.trainer.state.generation + 1;
+        let stats = self.self_play(generation, observer)?;
+        // Self-play cut short: its finished games are in chunks.
+        if self.stopped()? {
+            return Ok(None);
+        }
+        log_selfplay(&mut self.trainer, &stats, observer);
+        let training = self
+            .trainer
+            .train_generation(generation, self.stop, observer)?;
+        // Training cut short after a whole step.
+        if self.stopped()? {
+            return Ok(None);
+        }
+        self.trainer.state.generation = generation;
+        let checkpoint = self.trainer.save()?;
+        self.family.saved(&checkpoint, self.run, false)?;
+        let gate = self.gate(generation, &checkpoint, observer)?;
+        self.trainer.flush(observer);
+        Ok(Some(GenerationSummary {
+            generation,
+            step: self.trainer.state.step,
+            selfplay: stats,
+            steps: training.steps,
+            losses: training.means.map(<F::Learner as Trainee>::loss_line),
+            window: self.trainer.window(),
+            train_samples_per_second: training.samples_per_second,
+            gate,
+            seconds: started.elapsed().as_secs_f64(),
+        }))
+    }
+
+    /// True if a stop was asked for; what the generation did so far is
+    /// then saved (the generation reruns on resume).
+    fn stopped(&mut self) -> Result<bool, RunError> {
+        if !self.stop.load(Ordering::SeqCst) {
+            return Ok(false);
+        }
+        self.trainer.save()?;
+        Ok(true)
+    }
+
+    /// True if new nets must pass a gate before self-play uses them.
+    fn gating(&self) -> bool {
+        self.config.gating.enabled && self.gatekeeper.is_some()
+    }
+
+    /// Self-play of a generation with the current net (or the promoted one
+    /// when gating), counted in the run's counters.
+    fn self_play(
+        &mut self,
+        generation: u64,
+        observer: &mut dyn Observer,
+    ) -> Result<SelfPlayStats, RunError> {
+        let games = self.config.selfplay.games_per_generation;
+        observer.selfplay_started(generation, games);
+        let gating = self.gating();
+        let (state, learner) = (&self.trainer.state, &self.trainer.learner);
+        let best = if gating && state.best_step != learner.step() {
+            self.trainer.store().load_best()?.map(|l| l.checkpoint)
+        } else {
+            None
+        };
+        let net_step = if gating {
+            state.best_step
+        } else {
+            learner.step()
+        };
+        self.sink.set_net_step(net_step);
+        // The last generation leaves no game unfinished.
+        let target = self.config.run.generations;
+        let last = target > 0 && generation == target;
+        let stats = self.family.play(
+            learner,
+            best.as_ref(),
+            games,
+            last,
+            &mut self.sink,
+            observer,
+        )?;
+        self.trainer.state.games += stats.games;
+        self.trainer.state.samples += stats.samples;
+        Ok(stats)
+    }
+
+    /// The gate of generation `generation`, when one is due: the arena
+    /// plays the new `checkpoint` against the best promoted one; a pass
+    /// promotes it. Without gating every new net is the best at once.
+    fn gate(
+        &mut self,
+        generation: u64,
+        checkpoint: &F::Checkpoint,
+        observer: &mut dyn Observer,
+    ) -> Result<Option<GateVerdict>, RunError> {
+        let gating = self.gating();
+        let state = &mut self.trainer.state;
+        if !gating {
+            state.best_step = state.step;
+            return Ok(None);
+        }
+        if generation % self.config.gating.every_generations != 0 || state.best_step == state.step {
+            return Ok(None);
+        }
+        let best = self
+            .trainer
+            .store()
+            .promoted()?
+            .last()
+            .map(|(_, p)| p.clone())
+            .ok_or_else(|| RunError::Gate("no promoted network to gate against".into()))?;
+        let candidate = self.trainer.last_checkpoint().to_path_buf();
+        let keeper = self
+            .gatekeeper
+            .as_deref_mut()
+            .expect("gating implies a gatekeeper");
+        let mut log = |line: &str| observer.message(line);
+        let v = keeper
+            .gate(self.config, &candidate, &best, &mut log)
+            .map_err(RunError::Gate)?;
+        if v.passed {
+            self.trainer.promote(checkpoint, v.elo)?;
+            self.family.saved(checkpoint, self.run, true)?;
+        }
+        let values = [
+            ("gating/passed", if v.passed { 1.0 } else { 0.0 }),
+            ("gating/score", v.score),
+            ("gating/elo", v.elo),
+            ("gating/games", v.games as f64),
+            ("gating/best_elo", self.trainer.state.best_elo),
+        ];
+        let step = self.trainer.state.step;
+        self.trainer.log(&values, step, observer);
+        if let Some(llr) = v.llr {
+            self.trainer.log(&[("gating/llr", llr)], step, observer);
+        }
+        Ok(Some(v))
+    }
+}
+
+/// Logs a generation's self-play counters at the learner's step.
+fn log_selfplay<L: Trainee>(
+    trainer: &mut Trainer<'_, L>,
+    s: &SelfPlayStats,
+    observer: &mut dyn Observer,
+) {
+    let [w, d, b] = s.result_shares();
+    let values = [
+        ("selfplay/games_per_second", s.games_per_second()),
+        ("selfplay/positions_per_second", s.positions_per_second()),
+        (
+            "selfplay/evaluations_per_second",
+            s.evaluations_per_second(),
+        ),
+        ("selfplay/mean_batch_fill", s.mean_batch_fill()),
+        ("selfplay/avg_game_length", s.mean_game_length()),
+        ("selfplay/white_wins", w),
+        ("selfplay/draws", d),
+        ("selfplay/black_wins", b),
+        (
+            "selfplay/resign_false_positive_rate",
+            s.false_resignation_rate(),
+        ),
+        ("selfplay/network_time_share", s.network_time_share()),
+        ("selfplay/search_time_share", s.search_time_share()),
+    ];
+    let step = trainer.learner.step();
+    trainer.log(&values, step, observer);
+}
