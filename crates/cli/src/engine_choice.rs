@@ -8,6 +8,7 @@ use anyhow::{Result, anyhow, bail};
 use shashki_arena::net::load_evaluator;
 use shashki_arena::player::SharedEvaluator;
 use shashki_rules::DrawRules;
+use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
 use shashki_search::evaluators::RolloutEvaluator;
 use shashki_search::mcts_engine::MctsEngine;
 use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES, Tablebases};
@@ -99,6 +100,15 @@ pub struct EngineArgs {
     /// capture, promotion or end of the game, not a mate distance).
     #[arg(long, value_name = "DIR")]
     pub tablebase: Option<PathBuf>,
+    /// Evaluations a network engine (`net:PATH`) keeps in its cache, shared
+    /// by its threads and kept from move to move (about 150 bytes each);
+    /// 0 switches the cache off.
+    #[arg(long, default_value_t = DEFAULT_CACHE_ENTRIES, value_name = "ENTRIES")]
+    pub cache: usize,
+    /// Evaluate positions with a single legal move like any other (MCTS),
+    /// instead of passing through them at no cost; for comparisons.
+    #[arg(long)]
+    pub evaluate_forced: bool,
 }
 
 /// One search thread per core.
@@ -144,6 +154,7 @@ impl EngineArgs {
         };
         let config = |default_batch: u32| SearchConfig {
             leaves_per_batch: self.batch.unwrap_or(default_batch).max(1),
+            pass_forced_moves: !self.evaluate_forced,
             ..SearchConfig::default()
         };
         Ok(match &self.engine {
@@ -180,7 +191,8 @@ impl EngineArgs {
                         format!("mcts with the network {}", path.display()),
                     )?
                     .with_threads(threads)
-                    .with_tablebases(tb),
+                    .with_tablebases(tb)
+                    .with_cache(self.cache),
                 )
             }
         })

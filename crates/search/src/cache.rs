@@ -6,11 +6,20 @@
 //! [`EvalCache::WAYS`] slots in sharded locks: a lookup touches one shard,
 //! a new entry takes a free slot of its bucket or replaces the oldest, and
 //! memory stays fixed at the capacity given.
+//!
+//! Who uses it: the MCTS engine ([`MctsEngine::with_cache`]: all threads of
+//! a play search, kept between moves) and self-play (every game in flight,
+//! one cache per network). An answer is reused only for the same position
+//! under the same draw-rule state, so a network that reads the draw planes
+//! sees exactly what it would have been asked.
+//!
+//! [`MctsEngine::with_cache`]: crate::mcts_engine::MctsEngine::with_cache
 
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
 use crate::evaluators::draw_state_word;
 use shashki_rules::splitmix::splitmix64;
 use shashki_rules::{DrawState, Position};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -19,6 +28,10 @@ struct Entry {
     draw_state: DrawState,
     eval: Evaluation,
 }
+
+/// Entries of the cache a network engine keeps by default (about 40 MB;
+/// at 1 s a move with one thread, the evaluations of ten moves or more).
+pub const DEFAULT_CACHE_ENTRIES: usize = 1 << 18;
 
 /// Hit and miss counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,8 +124,7 @@ impl EvalCache {
     }
 
     fn locate(&self, request: &EvalRequest<'_>) -> (usize, usize) {
-        let key =
-            splitmix64(request.position.hash() ^ splitmix64(draw_state_word(request.draw_state)));
+        let key = key_of(request);
         let shards = self.shards.len() as u64;
         let shard = (key % shards) as usize;
         let bucket = ((key / shards) % self.buckets_per_shard as u64) as usize;
@@ -125,6 +137,14 @@ impl EvalCache {
 
     /// Copies the cached evaluation of `request` into `out`; false on a miss.
     pub fn get_into(&self, request: &EvalRequest<'_>, out: &mut Evaluation) -> bool {
+        let hit = self.lookup(request, out);
+        let counter = if hit { &self.hits } else { &self.misses };
+        counter.fetch_add(1, Ordering::Relaxed);
+        hit
+    }
+
+    /// [`EvalCache::get_into`] without counting.
+    fn lookup(&self, request: &EvalRequest<'_>, out: &mut Evaluation) -> bool {
         let (shard, bucket) = self.locate(request);
         let buckets = lock(&self.shards[shard]);
         let found = buckets[bucket].slots.iter().flatten().find(|entry| {
@@ -134,10 +154,51 @@ impl EvalCache {
         if let Some(entry) = found {
             out.copy_from(&entry.eval);
         }
-        drop(buckets);
-        let counter = if hit { &self.hits } else { &self.misses };
-        counter.fetch_add(1, Ordering::Relaxed);
         hit
+    }
+
+    /// First half of answering `batch` through the cache: copies every hit
+    /// into `out` and lists in `plan` what the network must still evaluate
+    /// (each position once: a repeat within the batch waits for its first
+    /// occurrence and counts as a hit). Evaluate `plan.misses()` into their
+    /// slots of `out`, then call [`EvalCache::complete`].
+    pub fn split(&self, batch: &[EvalRequest<'_>], out: &mut [Evaluation], plan: &mut MissPlan) {
+        plan.misses.clear();
+        plan.repeats.clear();
+        plan.first_by_key.clear();
+        let mut hits = 0;
+        for (i, (request, eval)) in batch.iter().zip(out.iter_mut()).enumerate() {
+            if self.lookup(request, eval) {
+                hits += 1;
+                continue;
+            }
+            let first = *plan.first_by_key.entry(key_of(request)).or_insert(i);
+            let same = |a: &EvalRequest<'_>, b: &EvalRequest<'_>| {
+                a.position == b.position && a.draw_state == b.draw_state
+            };
+            if first != i && same(&batch[first], request) {
+                plan.repeats.push((i, first));
+                hits += 1;
+            } else {
+                plan.misses.push(i);
+            }
+        }
+        self.hits.fetch_add(hits, Ordering::Relaxed);
+        self.misses
+            .fetch_add(plan.misses.len() as u64, Ordering::Relaxed);
+    }
+
+    /// Second half (see [`EvalCache::split`]): stores the evaluated misses
+    /// and copies them to their repeats.
+    pub fn complete(&self, batch: &[EvalRequest<'_>], out: &mut [Evaluation], plan: &MissPlan) {
+        for &i in &plan.misses {
+            self.insert(&batch[i], &out[i]);
+        }
+        // A repeat always comes after its first occurrence.
+        for &(i, first) in &plan.repeats {
+            let (before, from_i) = out.split_at_mut(i);
+            from_i[0].copy_from(&before[first]);
+        }
     }
 
     /// Stores the evaluation of `request`: over its old entry, in a free
@@ -173,6 +234,70 @@ impl EvalCache {
                 })
             }
         }
+    }
+}
+
+/// The hash of a request's key (position and draw-rule state).
+fn key_of(request: &EvalRequest<'_>) -> u64 {
+    splitmix64(request.position.hash() ^ splitmix64(draw_state_word(request.draw_state)))
+}
+
+/// What [`EvalCache::split`] left for the network. Keep one and reuse it:
+/// its buffers are kept from batch to batch.
+#[derive(Debug, Default)]
+pub struct MissPlan {
+    misses: Vec<usize>,
+    repeats: Vec<(usize, usize)>,
+    first_by_key: HashMap<u64, usize>,
+}
+
+impl MissPlan {
+    /// Indices (into the batch) of the positions to evaluate, ascending.
+    pub fn misses(&self) -> &[usize] {
+        &self.misses
+    }
+}
+
+/// Answers `batch` from `cache`, asking `inner` for the misses in one call.
+fn evaluate_cached<E: Evaluator + ?Sized>(
+    inner: &E,
+    cache: &EvalCache,
+    batch: &[EvalRequest<'_>],
+    out: &mut [Evaluation],
+) {
+    let mut plan = MissPlan::default();
+    cache.split(batch, out, &mut plan);
+    match plan.misses.len() {
+        0 => {}
+        n if n == batch.len() => inner.evaluate(batch, out),
+        _ => {
+            let requests: Vec<EvalRequest<'_>> = plan.misses.iter().map(|&i| batch[i]).collect();
+            let mut answers = vec![Evaluation::default(); requests.len()];
+            inner.evaluate(&requests, &mut answers);
+            for (&i, answer) in plan.misses.iter().zip(answers) {
+                out[i] = answer;
+            }
+        }
+    }
+    cache.complete(batch, out, &plan);
+}
+
+/// A borrowed evaluator in front of a borrowed cache (what
+/// [`CachedEvaluator`] is with owned parts).
+pub struct Cached<'a, E: ?Sized> {
+    /// Asked for the misses.
+    pub inner: &'a E,
+    /// Answers the hits and keeps the misses' answers.
+    pub cache: &'a EvalCache,
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for Cached<'_, E> {
+    fn evaluate(&self, batch: &[EvalRequest<'_>], out: &mut [Evaluation]) {
+        evaluate_cached(self.inner, self.cache, batch, out);
+    }
+
+    fn preferred_batch(&self) -> usize {
+        self.inner.preferred_batch()
     }
 }
 
@@ -219,28 +344,7 @@ impl<E: Evaluator> CachedEvaluator<E> {
 
 impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
     fn evaluate(&self, batch: &[EvalRequest<'_>], out: &mut [Evaluation]) {
-        let mut misses = Vec::new();
-        for (i, (request, eval)) in batch.iter().zip(out.iter_mut()).enumerate() {
-            if !self.cache.get_into(request, eval) {
-                misses.push(i);
-            }
-        }
-        if misses.is_empty() {
-            return;
-        }
-        if misses.len() == batch.len() {
-            self.inner.evaluate(batch, out);
-        } else {
-            let requests: Vec<EvalRequest<'_>> = misses.iter().map(|&i| batch[i]).collect();
-            let mut answers = vec![Evaluation::default(); misses.len()];
-            self.inner.evaluate(&requests, &mut answers);
-            for (&i, answer) in misses.iter().zip(answers) {
-                out[i] = answer;
-            }
-        }
-        for &i in &misses {
-            self.cache.insert(&batch[i], &out[i]);
-        }
+        evaluate_cached(&self.inner, &self.cache, batch, out);
     }
 
     fn preferred_batch(&self) -> usize {
@@ -317,6 +421,40 @@ mod tests {
         cached.evaluate(&[other, requests[1]], &mut third);
         assert_eq!(cached.inner().calls.load(Ordering::Relaxed), 8);
         assert_eq!(third[1], first[1]);
+    }
+
+    #[test]
+    fn a_position_repeated_in_one_batch_is_evaluated_once() {
+        let counting = Counting {
+            inner: UniformEvaluator::random(4),
+            calls: AtomicUsize::new(0),
+        };
+        let cached = CachedEvaluator::new(counting, 1024);
+        let data = positions();
+        let request = |k: usize, repetitions: u8| EvalRequest {
+            position: &data[k].0,
+            draw_state: DrawState {
+                repetitions,
+                plies_to_draw: None,
+            },
+            moves: &data[k].1,
+        };
+        // 0, 1, 0 again, 1 under another draw-rule state, 0 again.
+        let batch = [
+            request(0, 1),
+            request(1, 1),
+            request(0, 1),
+            request(1, 2),
+            request(0, 1),
+        ];
+        let mut out = vec![Evaluation::default(); batch.len()];
+        cached.evaluate(&batch, &mut out);
+        assert_eq!(cached.inner().calls.load(Ordering::Relaxed), 3);
+        let mut direct = vec![Evaluation::default(); batch.len()];
+        UniformEvaluator::random(4).evaluate(&batch, &mut direct);
+        assert_eq!(out, direct, "the same answers as without the cache");
+        assert_ne!(out[1], out[3], "the draw-rule state is part of the key");
+        assert_eq!(cached.cache().stats(), CacheStats { hits: 2, misses: 3 });
     }
 
     #[test]

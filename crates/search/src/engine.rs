@@ -81,6 +81,13 @@ pub trait Engine: Send {
         None
     }
 
+    /// Engine-specific counters since the engine was made, one line, for
+    /// benchmarks and logs (MCTS: evaluations, forced moves passed through,
+    /// cache hits). `None` if it keeps none.
+    fn statistics(&self) -> Option<String> {
+        None
+    }
+
     /// Searches the current position of `game` within `limits`. `progress`
     /// receives intermediate reports (e.g. each completed depth). The search
     /// returns within its time limit plus a small overhead

@@ -1,13 +1,16 @@
 //! MCTS behind the [`Engine`] trait, for `shashki analyse|play|engine` and
 //! the arena: one [`Search`] kept between moves of a game (tree reuse), any
 //! [`Evaluator`] (rollouts or a network), one or more search threads
-//! ([`mcts_driver`]), time management and `stop`.
+//! ([`mcts_driver`]), time management and `stop`, and
+//! for a network an evaluation cache shared by the threads and kept from
+//! move to move ([`MctsEngine::with_cache`]).
 
+use crate::cache::{Cached, EvalCache};
 use crate::engine::{Engine, Score, SearchReport};
 use crate::evaluator::Evaluator;
 use crate::limits::{Deadlines, SearchLimits, StopHandle};
 use crate::mcts::principal_variation;
-use crate::mcts::{Proof, Search, SearchConfig, SearchError, SearchResult};
+use crate::mcts::{Proof, Search, SearchConfig, SearchCounters, SearchError, SearchResult};
 use crate::mcts_driver;
 use crate::tablebase::{self, Tablebases};
 use rand::SeedableRng;
@@ -33,6 +36,9 @@ pub struct MctsEngine<E: Evaluator> {
     threads: usize,
     stop: StopHandle,
     tablebases: Option<Arc<Tablebases>>,
+    cache: Option<Arc<EvalCache>>,
+    /// Counters of the searches dropped so far (new games, failures).
+    counters: SearchCounters,
 }
 
 impl<E: Evaluator> MctsEngine<E> {
@@ -56,7 +62,41 @@ impl<E: Evaluator> MctsEngine<E> {
             threads: 1,
             stop: StopHandle::new(),
             tablebases: None,
+            cache: None,
+            counters: SearchCounters::default(),
         })
+    }
+
+    /// Answers repeated positions (transpositions within a search, lines
+    /// met again in later searches) from a cache of about `entries`
+    /// evaluations, shared by the search threads and kept for the engine's
+    /// life; 0 switches it off. For an evaluator whose answer depends on
+    /// the request alone (a network, the stand-ins of
+    /// [`evaluators`](crate::evaluators)). About 150 bytes an entry.
+    pub fn with_cache(mut self, entries: usize) -> MctsEngine<E> {
+        self.cache = (entries > 0).then(|| Arc::new(EvalCache::new(entries)));
+        self
+    }
+
+    /// The evaluation cache, if on.
+    pub fn cache(&self) -> Option<&Arc<EvalCache>> {
+        self.cache.as_ref()
+    }
+
+    /// What the searches of this engine spent their evaluations on.
+    pub fn counters(&self) -> SearchCounters {
+        let mut total = self.counters;
+        if let Some(search) = &self.search {
+            total += search.counters();
+        }
+        total
+    }
+
+    /// Drops the kept search, keeping its counters.
+    fn drop_search(&mut self) {
+        if let Some(search) = self.search.take() {
+            self.counters += search.counters();
+        }
     }
 
     /// Probes `tablebases` in the search (a position in them is a solved
@@ -65,7 +105,7 @@ impl<E: Evaluator> MctsEngine<E> {
     /// them.
     pub fn with_tablebases(mut self, tablebases: Option<Arc<Tablebases>>) -> MctsEngine<E> {
         self.tablebases = tablebases;
-        self.search = None;
+        self.drop_search();
         self
     }
 
@@ -107,9 +147,20 @@ impl<E: Evaluator> MctsEngine<E> {
         }
         search.begin(&mut self.rng)?;
         let batch = search.config().leaves_per_batch as usize;
+        let cached;
+        let evaluator: &dyn Evaluator = match &self.cache {
+            Some(cache) => {
+                cached = Cached {
+                    inner: &self.evaluator,
+                    cache,
+                };
+                &cached
+            }
+            None => &self.evaluator,
+        };
         mcts_driver::drive(
             search,
-            &self.evaluator,
+            evaluator,
             self.threads,
             batch,
             &deadlines,
@@ -180,12 +231,26 @@ impl<E: Evaluator> Engine for MctsEngine<E> {
     }
 
     fn new_game(&mut self) {
-        self.search = None;
+        self.drop_search();
         self.rng = ChaCha8Rng::seed_from_u64(self.seed);
     }
 
     fn stop_handle(&self) -> Option<StopHandle> {
         Some(self.stop.clone())
+    }
+
+    fn statistics(&self) -> Option<String> {
+        let mut line = self.counters().summary();
+        if let Some(cache) = &self.cache {
+            let stats = cache.stats();
+            line.push_str(&format!(
+                "; cache: {:.1} % hits of {} lookups ({} entries)",
+                100.0 * stats.hit_rate(),
+                stats.hits + stats.misses,
+                cache.capacity()
+            ));
+        }
+        Some(line)
     }
 
     fn go(
@@ -229,7 +294,7 @@ impl<E: Evaluator> Engine for MctsEngine<E> {
             // start afresh next time, and say so.
             Err(err) => {
                 eprintln!("mcts search failed ({err}); playing {}", moves[0]);
-                self.search = None;
+                self.drop_search();
             }
         }
         progress(&report);
@@ -275,6 +340,34 @@ mod tests {
         assert_eq!(report.best_move.unwrap().to_string(), "b4-c5");
         // The solver proves the win: both black men fall by ply 3.
         assert_eq!(report.score, Score::Mate(3));
+    }
+
+    #[test]
+    fn the_cache_answers_a_search_seen_before_and_changes_nothing() {
+        let game = Game::new(Position::startpos());
+        let limits = SearchLimits::nodes(300);
+        let mut plain = engine(4);
+        let expected = plain.go(&game, &limits, &mut |_| {});
+        let mut cached = engine(4).with_cache(1 << 14);
+        let first = cached.go(&game, &limits, &mut |_| {});
+        assert_eq!(first.best_move, expected.best_move);
+        assert_eq!(first.pv, expected.pv);
+        let after_first = cached.cache().unwrap().stats();
+        // A new game drops the tree but keeps the cache: the same search
+        // again is answered from it entirely.
+        cached.new_game();
+        let second = cached.go(&game, &limits, &mut |_| {});
+        assert_eq!(second.best_move, expected.best_move);
+        let after_second = cached.cache().unwrap().stats();
+        assert_eq!(after_second.misses, after_first.misses);
+        let evaluations = plain.counters().evaluations;
+        assert!(evaluations > 300, "{evaluations}");
+        assert_eq!(after_second.hits - after_first.hits, evaluations);
+        assert!(cached.statistics().unwrap().contains("cache"));
+        assert_eq!(
+            cached.counters().evaluations,
+            2 * plain.counters().evaluations
+        );
     }
 
     #[test]

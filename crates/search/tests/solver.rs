@@ -7,7 +7,9 @@ use shashki_rules::{Game, Position};
 use shashki_search::evaluators::UniformEvaluator;
 use shashki_search::mcts::{Proof, Search};
 use shashki_search::mcts_engine::MctsEngine;
-use shashki_search::{Engine, Score, SearchConfig, SearchLimits};
+use shashki_search::{
+    Engine, EvalRequest, Evaluation, Evaluator, Score, SearchConfig, SearchLimits,
+};
 use std::time::{Duration, Instant};
 
 fn engine() -> MctsEngine<UniformEvaluator> {
@@ -83,4 +85,44 @@ fn a_move_proven_lost_is_avoided() {
             "seed {seed}: played into a proven loss"
         );
     }
+}
+
+/// Counts the positions it evaluates.
+#[derive(Default)]
+struct Counting(std::sync::atomic::AtomicUsize);
+
+impl Evaluator for Counting {
+    fn evaluate(&self, batch: &[EvalRequest<'_>], out: &mut [Evaluation]) {
+        self.0
+            .fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed);
+        UniformEvaluator::draw().evaluate(batch, out);
+    }
+}
+
+#[test]
+fn passing_forced_moves_proves_the_shot_with_fewer_evaluations() {
+    // b6:d4 is Black's only move after b4-c5: passed through, it costs no
+    // evaluation, and the proof is the same.
+    let game = Game::new(Position::from_fen("W:Wb2,c3,b4:Bb6,f6").unwrap());
+    let mut calls = Vec::new();
+    for pass in [true, false] {
+        let config = SearchConfig {
+            pass_forced_moves: pass,
+            ..SearchConfig::default().with_simulations(50_000)
+        };
+        let mut search = Search::new(game.clone(), config).unwrap();
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        let counting = Counting::default();
+        let result = search.run(&counting, &mut rng).unwrap();
+        assert_eq!(result.proof, Proof::Win(3), "pass {pass}");
+        assert_eq!(result.best_move.to_string(), "b4-c5");
+        let pv: Vec<String> = result
+            .principal_variation
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(pv[..3], ["b4-c5", "b6:d4", "c3:e5:g7"]);
+        calls.push(counting.0.into_inner());
+    }
+    assert!(calls[0] < calls[1], "evaluations with / without: {calls:?}");
 }

@@ -31,6 +31,12 @@ pub struct SelfPlayConfig {
     /// Most positions per network call. Each round, the leaves of all games in
     /// flight are cut into calls of this size (the last one may be partial).
     pub batch_size: usize,
+    /// Evaluations kept in a cache shared by every game in flight (about
+    /// 150 bytes each), so a position reached again (the openings of many
+    /// games, transpositions, lines searched at an earlier move) costs no
+    /// network call; emptied whenever the network may change (each
+    /// generation). 0 switches it off.
+    pub cache_entries: usize,
     /// Games per generation of `shashki train` (and per `shashki selfplay`
     /// round).
     pub games_per_generation: usize,
@@ -77,6 +83,7 @@ impl Default for SelfPlayConfig {
             threads: 2,
             games_in_flight: 64,
             batch_size: 64,
+            cache_entries: 1 << 18,
             games_per_generation: 64,
             games_per_chunk: 16,
             temperature_start: 1.0,

@@ -24,6 +24,7 @@ pub mod error;
 pub mod finished;
 pub mod player;
 mod pool;
+mod round;
 pub mod sample;
 pub mod sink;
 pub mod stats;

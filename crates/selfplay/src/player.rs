@@ -26,6 +26,7 @@ use crate::config::SelfPlayConfig;
 use crate::error::SelfPlayError;
 use crate::finished::FinishedGame;
 use crate::pool::thread_pool;
+use crate::round::{NetworkRound, RoundBuffers};
 use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_RESIGNED, FLAG_TABLEBASE, Sample};
 use crate::stats::SelfPlayStats;
 use crate::tablebases::{configured_tablebases, tablebase_result};
@@ -33,6 +34,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, Outcome, Position};
+use shashki_search::cache::EvalCache;
 use shashki_search::{
     Algorithm, EvalRequest, Evaluation, Evaluator, Search, SearchConfig, SearchError,
 };
@@ -79,6 +81,9 @@ pub struct SelfPlayer {
     slots: Vec<Option<Slot>>,
     pool: Option<rayon::ThreadPool>,
     evals: Vec<Evaluation>,
+    /// Evaluations of the current network (`[selfplay] cache_entries`).
+    cache: Option<EvalCache>,
+    round_buffers: RoundBuffers,
     stop: Option<Arc<AtomicBool>>,
     tablebases: Option<Arc<Tablebases>>,
 }
@@ -118,6 +123,7 @@ impl SelfPlayer {
         };
         let slots = (0..config.games_in_flight).map(|_| None).collect();
         let tablebases = configured_tablebases(&config, &rules, progress)?;
+        let cache = (config.cache_entries > 0).then(|| EvalCache::new(config.cache_entries));
         Ok(SelfPlayer {
             config,
             search_config,
@@ -127,6 +133,8 @@ impl SelfPlayer {
             slots,
             pool,
             evals: Vec::new(),
+            cache,
+            round_buffers: RoundBuffers::default(),
             stop: None,
             tablebases,
         })
@@ -216,6 +224,10 @@ impl SelfPlayer {
     ) -> Result<SelfPlayStats, SelfPlayError> {
         let start = Instant::now();
         let mut stats = SelfPlayStats::default();
+        if let Some(cache) = &self.cache {
+            // Each call may bring another network: its answers start afresh.
+            cache.clear();
+        }
         let batch_size = self.config.batch_size.max(1);
         let leaves_per_game = self.search_config.leaves_per_batch.max(1) as usize;
         let mut finished = 0usize;
@@ -234,28 +246,18 @@ impl SelfPlayer {
             if self.evals.len() < requests.len() {
                 self.evals.resize_with(requests.len(), Evaluation::default);
             }
-            let calls: Vec<(&[EvalRequest<'_>], &mut [Evaluation])> = requests
-                .chunks(batch_size)
-                .zip(self.evals.chunks_mut(batch_size))
-                .map(|(batch, out)| (batch, &mut out[..batch.len()]))
-                .collect();
-            for (batch, _) in &calls {
-                stats.batches += 1;
-                stats.evaluations += batch.len() as u64;
-                stats.batch_capacity += batch_size as u64;
-            }
-            match &self.pool {
-                // Several network calls at once: the CPU backend keeps
-                // about one core busy per call at these sizes.
-                Some(pool) if calls.len() > 1 => pool.install(|| {
-                    calls
-                        .into_par_iter()
-                        .for_each(|(batch, out)| evaluator.evaluate(batch, out))
-                }),
-                _ => calls
-                    .into_iter()
-                    .for_each(|(batch, out)| evaluator.evaluate(batch, out)),
-            }
+            let round = NetworkRound {
+                evaluator,
+                pool: self.pool.as_ref(),
+                batch_size,
+                cache: self.cache.as_ref(),
+            };
+            round.evaluate(
+                &requests,
+                &mut self.evals[..requests.len()],
+                &mut self.round_buffers,
+                &mut stats,
+            );
             drop(requests);
             stats.net_seconds += t_net.elapsed().as_secs_f64();
 
@@ -313,7 +315,9 @@ impl SelfPlayer {
                 if !slot.as_ref().is_some_and(|s| s.done) {
                     continue;
                 }
-                let game = finish_game(slot.take().expect("checked above"));
+                let slot = slot.take().expect("checked above");
+                stats.search += slot.search.counters();
+                let game = finish_game(slot);
                 stats.add_game(&game);
                 finished += 1;
                 on_game(game);
@@ -571,6 +575,33 @@ mod tests {
             d[0].game.moves(),
             "another seed, another game"
         );
+    }
+
+    #[test]
+    fn the_cache_changes_no_game_and_saves_network_calls() {
+        let run = |cache_entries: usize| {
+            let (mut selfplay, search, rules) = configs(2, 4);
+            selfplay.cache_entries = cache_entries;
+            let mut player = SelfPlayer::new(selfplay, search, rules, 7).unwrap();
+            let mut games = Vec::new();
+            let stats = player
+                .play(&UniformEvaluator::random(3), 4, |g| games.push(g))
+                .unwrap();
+            (games, stats)
+        };
+        let (cached, with) = run(1 << 12);
+        let (plain, without) = run(0);
+        assert_eq!(cached.len(), plain.len());
+        for (x, y) in cached.iter().zip(&plain) {
+            assert_eq!(x.game.moves(), y.game.moves());
+            assert_eq!(x.samples, y.samples);
+        }
+        assert_eq!(with.requested, without.requested);
+        assert_eq!(without.cache_hits, 0);
+        assert_eq!(without.evaluations, without.requested);
+        assert!(with.cache_hits > 0, "the games share their openings");
+        assert_eq!(with.evaluations + with.cache_hits, with.requested);
+        assert!(with.search.evaluations > 0 && with.search.passed_through > 0);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use crate::finished::FinishedGame;
 use shashki_rules::GameResult;
+use shashki_search::mcts::SearchCounters;
 
 /// Counters of one or more [`SelfPlayer::play`](crate::SelfPlayer::play) calls.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,6 +31,13 @@ pub struct SelfPlayStats {
     pub false_resignations: u64,
     /// Positions evaluated by the network.
     pub evaluations: u64,
+    /// Positions the searches asked to evaluate (network and cache).
+    pub requested: u64,
+    /// ... of which the evaluation cache answered.
+    pub cache_hits: u64,
+    /// What the searches of the finished games spent their evaluations on
+    /// (forced moves passed through, captures due).
+    pub search: SearchCounters,
     /// Network calls.
     pub batches: u64,
     /// Sum of the batch capacity over all calls (for the fill rate).
@@ -81,6 +89,9 @@ impl SelfPlayStats {
         self.playthrough_would_resign += other.playthrough_would_resign;
         self.false_resignations += other.false_resignations;
         self.evaluations += other.evaluations;
+        self.requested += other.requested;
+        self.cache_hits += other.cache_hits;
+        self.search += other.search;
         self.batches += other.batches;
         self.batch_capacity += other.batch_capacity;
         self.net_seconds += other.net_seconds;
@@ -113,6 +124,11 @@ impl SelfPlayStats {
     /// Network evaluations per second.
     pub fn evaluations_per_second(&self) -> f64 {
         self.per_second(self.evaluations)
+    }
+
+    /// Share of the requested evaluations that the cache answered.
+    pub fn cache_hit_rate(&self) -> f64 {
+        Self::share(self.cache_hits, self.requested)
     }
 
     /// Mean share of each network call's capacity that was used.
@@ -168,7 +184,7 @@ impl SelfPlayStats {
         let [w, d, b] = self.result_shares();
         format!(
             "{} games, {} positions in {:.1}s: {:.2} games/s, {:.1} pos/s, {:.0} evals/s, batch fill {:.0}%, \
-             avg length {:.1}, W/D/B {:.0}/{:.0}/{:.0}%, resigned {}, false resign {:.0}% ({}/{}), time: net {:.0}%, search+rules {:.0}%",
+             cache hits {:.1}%, forced passed {}, avg length {:.1}, W/D/B {:.0}/{:.0}/{:.0}%, resigned {}, false resign {:.0}% ({}/{}), time: net {:.0}%, search+rules {:.0}%",
             self.games,
             self.samples,
             self.wall_seconds,
@@ -176,6 +192,8 @@ impl SelfPlayStats {
             self.positions_per_second(),
             self.evaluations_per_second(),
             100.0 * self.mean_batch_fill(),
+            100.0 * self.cache_hit_rate(),
+            self.search.passed_through,
             self.mean_game_length(),
             100.0 * w,
             100.0 * d,

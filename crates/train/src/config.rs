@@ -519,6 +519,7 @@ pub const KEY_RANGES: &[(&str, f64, f64)] = &[
     ("selfplay.threads", 0.0, 1024.0),
     ("selfplay.games_in_flight", 0.0, 1e6),
     ("selfplay.batch_size", 1.0, 65536.0),
+    ("selfplay.cache_entries", 0.0, 1e9),
     ("selfplay.games_per_generation", 1.0, 1e8),
     ("selfplay.games_per_chunk", 1.0, 1e6),
     ("selfplay.temperature_start", 0.0, 100.0),

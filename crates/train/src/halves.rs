@@ -97,7 +97,12 @@ fn round_evaluator(
         let learner = Learner::fresh(config, &options.device)?;
         return Ok((learner.evaluator(&options.device, batch)?, 0));
     };
-    let checkpoint: Checkpoint = resolve_model(model, observer)?;
+    // An exported model folder (`models/NAME`) is a network too.
+    let checkpoint: Checkpoint = if model.join(shashki_net::MODEL_JSON_FILE).is_file() {
+        shashki_net::import_model(model)?
+    } else {
+        resolve_model(model, observer)?
+    };
     if checkpoint.config != config.net {
         observer.message(&format!(
             "note: the model's architecture {} differs from [net] in the config; using the model's",

@@ -15,6 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shashki_rules::{Game, Move};
 use shashki_search::batching::BatchingEvaluator;
+use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
 use shashki_search::evaluators::RolloutEvaluator;
 use shashki_search::mcts_engine::MctsEngine;
 use shashki_search::{Algorithm, Engine, Evaluator, Search, SearchConfig, SearchLimits};
@@ -113,9 +114,12 @@ pub(crate) fn timed_player<E: Evaluator + 'static>(
     let threads = search
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // The evaluators here answer from the request alone, so a cache
+    // (shared by the threads, kept from move to move) changes no answer.
     let engine = MctsEngine::new(evaluator, config, seed, label)
         .map_err(|e| PlayerFailure::Internal(e.to_string()))?
-        .with_threads(threads);
+        .with_threads(threads)
+        .with_cache(DEFAULT_CACHE_ENTRIES);
     let limits = SearchLimits {
         movetime: search.movetime,
         ..SearchLimits::default()

@@ -10,7 +10,8 @@
 //! 1. Raw: the evaluator alone on batches of `--raw-batch` positions
 //!    (positions from seeded random games), positions per second.
 //! 2. Search: `go movetime` from the start position and positions after a
-//!    few seeded random moves, simulations per second, against 1.
+//!    few seeded random moves, simulations per second, against 1, and the
+//!    engine's own counters (MCTS: forced moves passed through, cache hits).
 //! 3. Time law: `go movetime 50` on endgames that once hung MCTS, one-move
 //!    and lost positions; the largest overshoot past the limit.
 
@@ -134,6 +135,9 @@ pub fn run(args: Args) -> Result<()> {
     );
     if let Some(raw) = raw {
         println!("search / raw evaluator: {:.0} %", 100.0 * rate / raw);
+    }
+    if let Some(line) = engine.statistics() {
+        println!("search counters: {line}");
     }
     let limit = Duration::from_millis(50);
     let mut worst = Duration::ZERO;

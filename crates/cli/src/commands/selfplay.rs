@@ -27,10 +27,11 @@ pub struct Args {
     /// atomically, after each round): a round handed to a cluster driver.
     #[arg(long, value_name = "FILE")]
     out_file: Option<PathBuf>,
-    /// Network: a checkpoint file (of the config's engine family), or a
-    /// directory (e.g. a learner's `runs/NAME/checkpoints`) whose newest
-    /// checkpoint is reloaded before every round. Without it, a fresh net
-    /// from the config's seed.
+    /// Network: a checkpoint file (of the config's engine family), an
+    /// exported policy/value model folder (`models/NAME`), or a directory
+    /// (e.g. a learner's `runs/NAME/checkpoints`) whose newest checkpoint is
+    /// reloaded before every round. Without it, a fresh net from the
+    /// config's seed.
     #[arg(long)]
     model: Option<PathBuf>,
     /// Worker threads (overrides `[selfplay] threads`; 0: one per core).

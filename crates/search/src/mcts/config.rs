@@ -83,6 +83,18 @@ pub struct SearchConfig {
     /// Memory guard: a search stops early once the tree holds this many
     /// nodes (about 300 bytes each with their edges).
     pub max_tree_nodes: u32,
+    /// A new node below the root with exactly one legal move (a forced
+    /// capture, most often) is expanded without a network call and the
+    /// descent goes on to its child: forced moves cost nothing. Such a
+    /// node's value is its child's. `false` evaluates them like any other
+    /// leaf (the behaviour before; for comparisons).
+    pub pass_forced_moves: bool,
+    /// A new node below the root where a capture is due (several captures
+    /// to choose from; one is a forced move) is expanded with equal priors
+    /// over its captures, without a network call, and the descent goes on:
+    /// leaves are then evaluated in quiet positions only, not in the middle
+    /// of an exchange. Off by default (docs/RESULTS.md, "Network calls").
+    pub capture_leaves: bool,
 }
 
 impl Default for SearchConfig {
@@ -109,6 +121,8 @@ impl Default for SearchConfig {
             rescale_values: true,
             reuse_tree: true,
             max_tree_nodes: 2_000_000,
+            pass_forced_moves: true,
+            capture_leaves: false,
         }
     }
 }

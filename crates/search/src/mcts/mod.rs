@@ -31,6 +31,7 @@
 
 pub mod action_selection;
 mod config;
+mod counters;
 mod error;
 mod leaf;
 pub mod noise;
@@ -43,6 +44,7 @@ pub mod seq_halving;
 pub mod tree;
 
 pub use config::{Algorithm, ConfigError, SearchConfig};
+pub use counters::SearchCounters;
 pub use error::SearchError;
 pub use leaf::LeafRequest;
 pub use oneshot::{gumbel_policy, puct_policy};

@@ -24,6 +24,7 @@
 //! proves it (see [`TABLEBASE_PLIES`](super::tree::TABLEBASE_PLIES)).
 
 use super::config::{Algorithm, SearchConfig};
+use super::counters::SearchCounters;
 use super::error::SearchError;
 use super::leaf::{LeafRequest, NO_EDGE};
 use super::noise;
@@ -35,6 +36,10 @@ use crate::tablebase::{self, Tablebases, TbWdl};
 use rand::Rng;
 use shashki_rules::{Color, Game, GameResult, Move, MoveList, Outcome, PathMode};
 use std::sync::Arc;
+
+/// Most forced moves one descent passes through before it evaluates a
+/// position anyway (a guard: the draw rules end such chains long before).
+const MAX_PASSES_PER_DESCENT: u32 = 64;
 
 /// What one descent found.
 enum Descent {
@@ -76,6 +81,8 @@ pub struct Search {
     gumbel: Vec<f32>,
     root_visits: Vec<u32>,
     num_considered: usize,
+    /// Evaluations and pass-throughs since the search was made.
+    counters: SearchCounters,
 
     // Reused buffers.
     leaves: Vec<LeafRequest>,
@@ -186,6 +193,7 @@ impl Search {
             gumbel: Vec::new(),
             root_visits: Vec::new(),
             num_considered: 0,
+            counters: SearchCounters::default(),
             leaves: Vec::new(),
             num_pending: 0,
             outstanding: 0,
@@ -286,6 +294,11 @@ impl Search {
         self.budget
     }
 
+    /// What the searches of this object spent their evaluations on.
+    pub fn counters(&self) -> SearchCounters {
+        self.counters
+    }
+
     /// Whether the current (or last) search is a full one.
     pub fn is_full_search(&self) -> bool {
         self.full_search
@@ -344,12 +357,12 @@ impl Search {
     }
 
     /// True when the current search has spent its budget (or has nothing to
-    /// decide: a single legal move once the root is evaluated, a root whose
+    /// decide: a single legal move once the root has a value, a root whose
     /// value the solver proved, or a tree that reached `max_tree_nodes`).
     pub fn done(&self) -> bool {
         self.started
             && self.root_state() == NodeState::Expanded
-            && (self.root_moves <= 1
+            && ((self.root_moves <= 1 && self.tree.node(Tree::ROOT).visits() > 0)
                 || self.simulations >= self.budget
                 || self.root_proof().is_proven()
                 || self.tree.len() >= self.config.max_tree_nodes as usize)
@@ -487,6 +500,9 @@ impl Search {
         }
         let mut root_expanded = false;
         for (leaf, eval) in leaves.iter().zip(evals) {
+            self.counters.evaluations += 1;
+            self.counters.forced_evaluations += u64::from(leaf.moves.len() == 1);
+            self.counters.capture_evaluations += u64::from(leaf.position.has_capture());
             normalised_priors(&eval.priors, &mut self.priors_buf);
             let wdl = sanitised_wdl(eval.wdl);
             self.tree
@@ -669,6 +685,7 @@ impl Search {
         leaf.root_edge = NO_EDGE;
         let mut node = Tree::ROOT;
         let mut plies = 0;
+        let mut passes = 0;
         let found = loop {
             let proof = self.tree.node(node).proof();
             if node != Tree::ROOT
@@ -692,16 +709,36 @@ impl Search {
                     break Descent::Collision;
                 }
                 NodeState::Unexpanded => {
-                    self.tree.set_pending(node);
-                    self.tree.add_in_flight(&leaf.path);
-                    leaf.node = node;
-                    leaf.position = *self.game.position();
-                    leaf.draw_state = self.game.draw_state();
                     // Generate into a kept list: returning a `MoveList` by
                     // value copies its whole 6 KB buffer.
                     self.game
                         .position()
                         .generate(&mut self.move_buf.0, PathMode::Distinct);
+                    let moves = self.move_buf.0.as_slice();
+                    let forced = moves.len() == 1 && self.config.pass_forced_moves;
+                    let captures = moves.len() > 1
+                        && self.config.capture_leaves
+                        && self.game.position().has_capture();
+                    if (forced || captures) && node != Tree::ROOT && passes < MAX_PASSES_PER_DESCENT
+                    {
+                        // No call here: on to a child, with the parent's
+                        // view as the estimate until a value comes back.
+                        let parent = leaf.path[leaf.path.len() - 2];
+                        let estimate = self.tree.node(parent).eval().flipped();
+                        self.tree.pass_through(node, moves, estimate);
+                        if forced {
+                            self.counters.passed_through += 1;
+                        } else {
+                            self.counters.passed_captures += 1;
+                        }
+                        passes += 1;
+                        continue;
+                    }
+                    self.tree.set_pending(node);
+                    self.tree.add_in_flight(&leaf.path);
+                    leaf.node = node;
+                    leaf.position = *self.game.position();
+                    leaf.draw_state = self.game.draw_state();
                     leaf.moves.clear();
                     leaf.moves.extend_from_slice(self.move_buf.0.as_slice());
                     break Descent::Leaf;

@@ -117,6 +117,11 @@ pub struct Node {
     sum: [f64; 3],
     /// The value proven by the solver, if any.
     proof: Proof,
+    /// Expanded without an evaluation of its own: a forced move (one legal
+    /// move) passed through to its child, or a choice of captures with
+    /// `capture_leaves`. Its `eval` is then the first value backed up
+    /// through it, and its visits are its children's.
+    passed: bool,
 }
 
 impl Node {
@@ -130,7 +135,15 @@ impl Node {
             eval: Wdl::default(),
             sum: [0.0; 3],
             proof: Proof::Unknown,
+            passed: false,
         }
+    }
+
+    /// True for a forced move passed through without an evaluation of its
+    /// own (see [`Tree::pass_through`]).
+    #[inline]
+    pub fn is_passed_through(&self) -> bool {
+        self.passed
     }
 
     /// Completed visits (evaluations backed up through this node).
@@ -419,6 +432,27 @@ impl Tree {
         node.eval = wdl;
     }
 
+    /// Expands a node without evaluating it: one edge per move with equal
+    /// priors, and `estimate` as its evaluation until the first value is
+    /// backed up through it (which then replaces it). The search descends
+    /// on to a child, so the position costs no network call of its own (a
+    /// forced move; with `capture_leaves`, a choice of captures).
+    pub fn pass_through(&mut self, id: NodeId, moves: &[Move], estimate: Wdl) {
+        let prior = 1.0 / moves.len().max(1) as f32;
+        let first = self.edges.len() as u32;
+        self.edges.extend(moves.iter().map(|&mv| Edge {
+            mv,
+            prior,
+            child: NO_NODE,
+        }));
+        let node = &mut self.nodes[id as usize];
+        node.first_edge = first;
+        node.num_edges = moves.len() as u32;
+        node.state = NodeState::Expanded;
+        node.eval = estimate;
+        node.passed = true;
+    }
+
     /// Overwrites the prior of the `i`-th edge of `id` (root noise).
     pub fn set_prior(&mut self, id: NodeId, i: usize, prior: f32) {
         let e = self.edge_index(id, i);
@@ -448,6 +482,10 @@ impl Tree {
         let mut wdl = wdl;
         for &id in path.iter().rev() {
             let node = &mut self.nodes[id as usize];
+            if node.passed && node.visits == 0 {
+                // A forced move's value is its only child's.
+                node.eval = wdl;
+            }
             node.visits += 1;
             node.sum[0] += f64::from(wdl.win);
             node.sum[1] += f64::from(wdl.draw);
