@@ -4,8 +4,8 @@
 //! `nnue:models/x`, `net:runs/a/checkpoints/ckpt-000001000.shzk`, `ext:...`),
 //! through `"spec".parse::<PlayerSpec>()` and [`PlayerFactory`].
 
-use shashki_arena::{Player, PlayerFactory};
 use shashki_arena::spec::PlayerSpec;
+use shashki_arena::{Player, PlayerFactory};
 use shashki_rules::{Game, Move};
 use shashki_search::{Engine, SearchLimits, SearchReport, StopHandle};
 use std::collections::HashMap;
