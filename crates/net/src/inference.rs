@@ -1,7 +1,7 @@
 //! The inference network: the same function as [`Net`] with
 //! every batch norm folded into the convolution before it (exact up to
 //! float rounding, and cheaper: one fewer pass over each activation), for
-//! either kind: a [`FoldedTower`] of the kind's folded convolution.
+//! either kind: a `FoldedTower` of the kind's folded convolution.
 //!
 //! Built from host tensors (a trained [`Net`], a checkpoint or
 //! an exported `model.safetensors`), on any device.

@@ -4,7 +4,7 @@
 //! kind a set of weights is.
 //!
 //! A new kind is a file implementing `Layout` and its convolutions, a
-//! [`NetKind`] variant, a row in [`weight_shape`] and [`KINDS`], and a
+//! [`NetKind`] variant, a row in `weight_shape` and `KINDS`, and a
 //! variant in [`Net`](crate::Net) and the folded net.
 
 use crate::board::Board;

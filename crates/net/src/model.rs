@@ -1,6 +1,6 @@
 //! The trainable policy/value network of either kind ([`NetKind`]): the
 //! 8x8 ResNet ([`BoardNet`]) or the 32-square diagonal net
-//! ([`DiagNet`]), both a [`Tower`](crate::tower::Tower) built from the
+//! ([`DiagNet`]), both a [`Tower`] built from the
 //! kind's description ([`describe`]).
 //!
 //! It is a burn [`Module`], so it lives on any device: `Device::flex()` for

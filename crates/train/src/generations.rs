@@ -263,7 +263,9 @@ impl<F: Family> Generations<'_, F> {
             state.best_step = state.step;
             return Ok(None);
         }
-        if generation % self.config.gating.every_generations != 0 || state.best_step == state.step {
+        if !generation.is_multiple_of(self.config.gating.every_generations)
+            || state.best_step == state.step
+        {
             return Ok(None);
         }
         let best = self
