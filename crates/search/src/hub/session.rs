@@ -15,11 +15,11 @@ use super::report::{done_line, info_line};
 use super::syntax::Line;
 use crate::engine::Engine;
 use crate::limits::{SearchLimits, StopHandle};
-use crate::protocol::{Input, ProtocolError, read_lines};
+use crate::protocol::{Input, ProtocolError, spawn_line_reader};
 use shashki_rules::{Color, Game, Position};
 use std::io::{self, BufRead, Write};
 use std::sync::Mutex;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::Instant;
 
@@ -58,10 +58,7 @@ pub fn serve_hub<W: Write + Send>(
     input: impl BufRead + Send + 'static,
     mut output: W,
 ) -> io::Result<()> {
-    let (sender, lines) = mpsc::channel();
-    // Detached: a reader blocked on an open input must not keep the
-    // session from ending at `quit`.
-    std::thread::spawn(move || read_lines(input, sender));
+    let lines = spawn_line_reader(input);
     let out = Mutex::new(&mut output);
     let mut session = Session {
         stop: engine.stop_handle(),

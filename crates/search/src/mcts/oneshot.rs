@@ -22,11 +22,7 @@ where
     E: Evaluator + ?Sized,
     R: Rng + ?Sized,
 {
-    let config = SearchConfig {
-        algorithm: Algorithm::Puct,
-        ..config.clone()
-    };
-    Search::new(game.clone(), config)?.run(evaluator, rng)
+    search_with(Algorithm::Puct, game, evaluator, config, rng)
 }
 
 /// Gumbel AlphaZero search of `game`'s position with `config` (whose
@@ -41,8 +37,23 @@ where
     E: Evaluator + ?Sized,
     R: Rng + ?Sized,
 {
+    search_with(Algorithm::Gumbel, game, evaluator, config, rng)
+}
+
+/// One fresh search of `game`'s position with `config` under `algorithm`.
+fn search_with<E, R>(
+    algorithm: Algorithm,
+    game: &Game,
+    evaluator: &E,
+    config: &SearchConfig,
+    rng: &mut R,
+) -> Result<SearchResult, SearchError>
+where
+    E: Evaluator + ?Sized,
+    R: Rng + ?Sized,
+{
     let config = SearchConfig {
-        algorithm: Algorithm::Gumbel,
+        algorithm,
         ..config.clone()
     };
     Search::new(game.clone(), config)?.run(evaluator, rng)

@@ -418,18 +418,7 @@ impl Tree {
     /// Expands a node: one edge per move with its prior, and the evaluation.
     pub fn expand(&mut self, id: NodeId, moves: &[Move], priors: &[f32], wdl: Wdl) {
         debug_assert_eq!(moves.len(), priors.len());
-        let first = self.edges.len() as u32;
-        self.edges
-            .extend(moves.iter().zip(priors).map(|(&mv, &prior)| Edge {
-                mv,
-                prior,
-                child: NO_NODE,
-            }));
-        let node = &mut self.nodes[id as usize];
-        node.first_edge = first;
-        node.num_edges = moves.len() as u32;
-        node.state = NodeState::Expanded;
-        node.eval = wdl;
+        self.attach_edges(id, moves.iter().copied().zip(priors.iter().copied()), wdl);
     }
 
     /// Expands a node without evaluating it: one edge per move with equal
@@ -439,18 +428,25 @@ impl Tree {
     /// forced move; with `capture_leaves`, a choice of captures).
     pub fn pass_through(&mut self, id: NodeId, moves: &[Move], estimate: Wdl) {
         let prior = 1.0 / moves.len().max(1) as f32;
+        self.attach_edges(id, moves.iter().map(|&mv| (mv, prior)), estimate);
+        self.nodes[id as usize].passed = true;
+    }
+
+    /// Gives node `id` one unexpanded edge per `(move, prior)` and `eval`
+    /// as its evaluation: the node is expanded.
+    fn attach_edges(&mut self, id: NodeId, edges: impl Iterator<Item = (Move, f32)>, eval: Wdl) {
         let first = self.edges.len() as u32;
-        self.edges.extend(moves.iter().map(|&mv| Edge {
+        self.edges.extend(edges.map(|(mv, prior)| Edge {
             mv,
             prior,
             child: NO_NODE,
         }));
+        let num_edges = self.edges.len() as u32 - first;
         let node = &mut self.nodes[id as usize];
         node.first_edge = first;
-        node.num_edges = moves.len() as u32;
+        node.num_edges = num_edges;
         node.state = NodeState::Expanded;
-        node.eval = estimate;
-        node.passed = true;
+        node.eval = eval;
     }
 
     /// Overwrites the prior of the `i`-th edge of `id` (root noise).

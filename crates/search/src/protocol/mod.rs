@@ -12,7 +12,7 @@ mod server;
 pub use command::{Command, StartPosition};
 pub use reply::{Info, Reply};
 pub use server::{EngineServer, Flow, serve};
-pub(crate) use server::{Input, read_lines};
+pub(crate) use server::{Input, spawn_line_reader};
 
 use std::fmt;
 

@@ -201,9 +201,18 @@ pub(crate) enum Input {
     NotUtf8,
 }
 
+/// The lines of `input`, read on their own thread until the end of input,
+/// a read error or `quit`. The thread is detached: a reader blocked on an
+/// open input must not keep a session from ending at `quit`.
+pub(crate) fn spawn_line_reader(input: impl BufRead + Send + 'static) -> mpsc::Receiver<Input> {
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || read_lines(input, sender));
+    lines
+}
+
 /// Reads lines into `lines` until the end of input, a read error or `quit`
 /// (after which nothing is read).
-pub(crate) fn read_lines(mut input: impl BufRead, lines: mpsc::Sender<Input>) {
+fn read_lines(mut input: impl BufRead, lines: mpsc::Sender<Input>) {
     let mut buffer = Vec::new();
     loop {
         buffer.clear();
@@ -235,10 +244,7 @@ pub fn serve<W: Write + Send>(
     input: impl BufRead + Send + 'static,
     mut output: W,
 ) -> io::Result<()> {
-    let (sender, lines) = mpsc::channel();
-    // Detached: a reader blocked on an open input must not keep the
-    // session from ending at `quit`.
-    std::thread::spawn(move || read_lines(input, sender));
+    let lines = spawn_line_reader(input);
     let out = Mutex::new(&mut output);
     let stop = engine.stop_handle();
     let mut session = Session {
