@@ -155,7 +155,7 @@ fn bad_requests_get_a_4xx_with_a_clear_message_and_the_server_keeps_serving() {
     let long = json!({"moves": vec!["c3-d4"; 2001]});
     assert_eq!(c.post_json("/api/position", &long).status, 400);
     // A body over the limit (256 kB in the tests) is refused as such.
-    let huge = c.post_raw("/api/pdn", "text/plain", vec![b' '; 1 << 20]);
+    let huge = c.post_unread("/api/pdn", "text/plain", &vec![b' '; 1 << 20]);
     assert_eq!(huge.status, 413, "{}", huge.body);
     assert!(
         huge.error().to_lowercase().contains("length limit"),
