@@ -3,7 +3,7 @@
 //! every game.
 
 use crate::kinds::{self, net};
-use crate::player::{Player, PlayerError, PlayerFailure, PlayerMaker};
+use crate::player::{GameSetup, Player, PlayerError, PlayerFailure, PlayerMaker};
 use crate::spec::{MctsSettings, PlayerKind, PlayerSpec, SpecError};
 use shashki_search::Evaluator;
 use shashki_search::batching::BatchStats;
@@ -91,17 +91,16 @@ impl PlayerFactory {
     /// A fresh player for one game, seeded with `seed`. An external engine
     /// that cannot start fails here, which forfeits that game only.
     pub fn create(&self, seed: u64) -> Result<Box<dyn Player>, PlayerFailure> {
-        self.create_for_match(seed, false)
+        self.create_for_game(&GameSetup {
+            seed,
+            ..GameSetup::default()
+        })
     }
 
-    /// Like [`PlayerFactory::create`], for a game on a clock when `clocked`:
-    /// MCTS and network players then search by time on every core.
-    pub fn create_for_match(
-        &self,
-        seed: u64,
-        clocked: bool,
-    ) -> Result<Box<dyn Player>, PlayerFailure> {
-        self.maker.create(seed, clocked)
+    /// Like [`PlayerFactory::create`], for the game `setup` describes (on a
+    /// clock, with the match's tablebases).
+    pub fn create_for_game(&self, setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure> {
+        self.maker.create(setup)
     }
 }
 

@@ -62,7 +62,7 @@ pub use gate::{CheckpointPlayers, GateConfig, GateMethod, GateOutcome, gate, gat
 pub use journal::Journal;
 pub use matches::{Control, EndCause, GameRecord, MatchReport, MatchSettings, run_match};
 pub use openings::{Opening, OpeningBook};
-pub use player::{Player, PlayerError, PlayerFailure, PlayerMaker};
+pub use player::{GameSetup, Player, PlayerError, PlayerFailure, PlayerMaker};
 pub use rating::{Pairing, RatingError, RatingLog, RatingOutputs, play_pairing, rate_players};
 pub use score::{EloInterval, PairingSummary, Pentanomial, Wdl};
 pub use spec::{MctsSettings, PlayerKind, PlayerSpec, SpecError};

@@ -14,7 +14,7 @@
 use crate::clock::{DEFAULT_TIME_MARGIN, GameClock, TimeControl};
 use crate::factory::PlayerFactory;
 use crate::openings::{Opening, OpeningBook, OpeningError};
-use crate::player::{Player, PlayerFailure};
+use crate::player::{GameSetup, Player, PlayerFailure};
 use crate::score::PairingSummary;
 use shashki_rules::pdn::{TERMINATION_TAG, write_pdn_file};
 use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, PdnGame};
@@ -52,8 +52,10 @@ pub struct MatchSettings {
     /// Latency tolerated past a clock's zero before the side loses on time.
     pub time_margin: Duration,
     /// Endgame tables: a game reaching a position in them ends at once with
-    /// their exact result under the draw rules ([`EndCause::Tablebase`]).
-    /// `None`: games are played to their end.
+    /// their exact result under the draw rules ([`EndCause::Tablebase`]),
+    /// and the players whose search can probe them do
+    /// ([`GameSetup::tablebases`](crate::GameSetup)). `None`: games are
+    /// played to their end.
     pub tablebases: Option<Arc<Tablebases>>,
 }
 
@@ -394,9 +396,13 @@ fn play_leg(
         (second, first)
     };
     let seed_of = |who: u64| mix_seed(settings.seed, (pair * 2 + leg) as u64, who);
-    let clocked = settings.time_control.is_some();
-    let white = white_f.create_for_match(seed_of(1), clocked);
-    let black = black_f.create_for_match(seed_of(2), clocked);
+    let setup = |seed| GameSetup {
+        seed,
+        clocked: settings.time_control.is_some(),
+        tablebases: settings.tablebases.as_ref(),
+    };
+    let white = white_f.create_for_game(&setup(seed_of(1)));
+    let black = black_f.create_for_game(&setup(seed_of(2)));
     let clock = settings
         .time_control
         .map(|tc| GameClock::new(tc, settings.time_margin));

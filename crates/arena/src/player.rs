@@ -5,6 +5,7 @@
 
 use shashki_rules::{Game, Move};
 use shashki_search::batching::BatchStats;
+use shashki_search::tablebase::Tablebases;
 use shashki_search::{Engine, EvalRequest, Evaluation, Evaluator, SearchLimits};
 use std::sync::Arc;
 use std::time::Duration;
@@ -132,13 +133,27 @@ pub struct PlayerError {
     pub reason: String,
 }
 
+/// What a player is made for: one game of a match.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameSetup<'a> {
+    /// Seeds the player's randomness in this game.
+    pub seed: u64,
+    /// The game is on a clock: MCTS and network players then search by
+    /// time.
+    pub clocked: bool,
+    /// The match's endgame tablebases: beside adjudicating, they are probed
+    /// in the search of every player whose search can (alpha-beta, NNUE,
+    /// MCTS and network players), so a capture into the tables is seen
+    /// exactly before the game gets there.
+    pub tablebases: Option<&'a Arc<Tablebases>>,
+}
+
 /// What the games of one match share for one player (a loaded network
 /// behind its batching service, an NNUE net), made once per match by its
 /// kind ([`crate::kinds`]); it makes a fresh player for every game.
 pub trait PlayerMaker: Send + Sync {
-    /// A fresh player for one game, seeded with `seed`; `clocked`: the game
-    /// is on a clock (MCTS and network players then search by time).
-    fn create(&self, seed: u64, clocked: bool) -> Result<Box<dyn Player>, PlayerFailure>;
+    /// A fresh player for the game `setup` describes.
+    fn create(&self, setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure>;
 
     /// True if the player thinks for a time per move (`movetime`) rather
     /// than a fixed amount of work.

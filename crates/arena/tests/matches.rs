@@ -3,7 +3,7 @@
 
 use shashki_arena::gate::{GateConfig, GateMethod, gate};
 use shashki_arena::matches::{Control, EndCause, MatchSettings, run_match};
-use shashki_arena::{OpeningBook, PlayerFactory, PlayerFailure};
+use shashki_arena::{GameSetup, OpeningBook, PlayerFactory, PlayerFailure};
 use shashki_rules::{Color, DrawRules, GameResult, read_pdn};
 use std::path::PathBuf;
 
@@ -367,5 +367,61 @@ fn games_that_reach_the_tablebases_are_adjudicated_with_their_result() {
         &mut |_, _| Control::Continue,
     );
     assert!(report.games.iter().all(|g| g.game.moves().len() > 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Positions where the hand evaluation at depth 1 picks a capture that the
+/// 3-piece tables call worse than another: White to move, the best
+/// capture, and the one `ab:depth=1` picks without tables.
+const TABLES_DECIDE: [(&str, &str, &str); 3] = [
+    ("W:We5,a3:BKd4,Kd6", "e5:c7", "e5:c3"),
+    ("W:WKe5,Kb2:Bf6,g3", "e5:h2", "e5:g7"),
+    ("W:WKh4,Ke3:Bh2,Kc5", "e3:a7", "e3:b6"),
+];
+
+#[test]
+fn alpha_beta_players_probe_the_match_tablebases_in_their_search() {
+    let dir = temp_dir("tablebase-search");
+    let tb = shashki_tablebase::generate(&dir, 3, &DrawRules::default(), &mut |_| {}).unwrap();
+    let tb = std::sync::Arc::new(tb);
+    let ab = factory("ab:depth=1");
+    for (fen, best, plain) in TABLES_DECIDE {
+        let game = shashki_rules::Game::new(shashki_rules::Position::from_fen(fen).unwrap());
+        let with_tables = GameSetup {
+            seed: 1,
+            clocked: false,
+            tablebases: Some(&tb),
+        };
+        let chosen = ab.create_for_game(&with_tables).unwrap().choose_move(&game);
+        assert_eq!(chosen.unwrap().to_string(), best, "{fen}");
+        let chosen = ab.create(1).unwrap().choose_move(&game);
+        assert_eq!(chosen.unwrap().to_string(), plain, "{fen} without tables");
+    }
+    // In a match with tables the player gets them: as White it draws or
+    // wins every one of these at once (adjudicated after its capture).
+    let lines: Vec<&str> = TABLES_DECIDE.iter().map(|t| t.0).collect();
+    let book = OpeningBook::parse_lines(&lines.join("\n"), "test").unwrap();
+    let report = run_match(
+        &ab,
+        &factory("random"),
+        &MatchSettings {
+            book,
+            tablebases: Some(tb),
+            concurrency: 1,
+            ..settings(6, 7)
+        },
+        &mut |_, _| Control::Continue,
+    );
+    let as_white: Vec<_> = report
+        .games
+        .iter()
+        .filter(|g| g.white == "ab:depth=1")
+        .collect();
+    assert_eq!(as_white.len(), 3);
+    for g in as_white {
+        let mv = g.game.moves()[0].to_string();
+        assert!(TABLES_DECIDE.iter().any(|t| t.1 == mv), "{mv}");
+        assert_ne!(g.result, GameResult::BlackWins, "{mv}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -38,7 +38,9 @@ pub struct PlayOptions {
     pub time_margin: u64,
     /// Endgame tablebase folder (`shashki tb generate`): a game that reaches
     /// a position in its tables ends at once with their exact result,
-    /// recorded as `Termination "tablebase adjudication"`.
+    /// recorded as `Termination "tablebase adjudication"`; the players'
+    /// searches (ab, nnue, mcts, net) probe the tables too, so a capture
+    /// into them is seen exactly before the game gets there.
     #[arg(long, value_name = "DIR")]
     pub tablebase: Option<PathBuf>,
 }

@@ -5,8 +5,9 @@
 //! through `"spec".parse::<PlayerSpec>()` and [`PlayerFactory`].
 
 use shashki_arena::spec::PlayerSpec;
-use shashki_arena::{Player, PlayerFactory};
+use shashki_arena::{GameSetup, Player, PlayerFactory};
 use shashki_rules::{Game, Move};
+use shashki_search::tablebase::Tablebases;
 use shashki_search::{Engine, SearchLimits, SearchReport, StopHandle};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -39,6 +40,8 @@ const KEPT_FACTORIES: usize = 8;
 /// Named engines and the arena's players, prepared once and kept.
 pub struct Opponents {
     engines: Vec<NamedEngine>,
+    /// The server's tables, probed by the arena players' searches.
+    tablebases: Option<Arc<Tablebases>>,
     factories: Mutex<HashMap<String, Arc<PlayerFactory>>>,
 }
 
@@ -52,10 +55,12 @@ pub enum Mover {
 }
 
 impl Opponents {
-    /// The named engines (the first is the default).
-    pub fn new(engines: Vec<NamedEngine>) -> Opponents {
+    /// The named engines (the first is the default); arena players probe
+    /// `tablebases` in their search.
+    pub fn new(engines: Vec<NamedEngine>, tablebases: Option<Arc<Tablebases>>) -> Opponents {
         Opponents {
             engines,
+            tablebases,
             factories: Mutex::new(HashMap::new()),
         }
     }
@@ -99,7 +104,11 @@ impl Opponents {
         let spec = spec.unwrap_or_default();
         let factory = self.factory(spec)?;
         factory
-            .create_for_match(seed, true)
+            .create_for_game(&GameSetup {
+                seed,
+                clocked: true,
+                tablebases: self.tablebases.as_ref(),
+            })
             .map(Mover::Player)
             .map_err(|e| MoverError::Failed(format!("{spec}: {e}")))
     }

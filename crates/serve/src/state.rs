@@ -33,7 +33,7 @@ impl AppState {
     pub fn new(options: ServeOptions) -> AppState {
         let max_searches = options.max_searches.max(1);
         AppState {
-            opponents: Opponents::new(options.engines),
+            opponents: Opponents::new(options.engines, options.tablebases.clone()),
             tablebases: options.tablebases,
             pdn_files: options.pdn_files,
             runs: options.runs,

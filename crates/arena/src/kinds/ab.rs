@@ -4,10 +4,12 @@
 
 use super::Kind;
 use super::options::{number, options};
-use crate::player::{EnginePlayer, Player, PlayerFailure, PlayerMaker};
+use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
 use crate::spec::PlayerKind;
 use shashki_search::alphabeta::StaticEval;
+use shashki_search::tablebase::Tablebases;
 use shashki_search::{AbConfig, AlphaBeta, SearchLimits};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Default depth of `ab` (and `nnue:`) without limits.
@@ -62,11 +64,12 @@ pub(crate) struct Maker {
 }
 
 impl PlayerMaker for Maker {
-    fn create(&self, _seed: u64, _clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
+    fn create(&self, setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure> {
         Ok(Box::new(EnginePlayer::alpha_beta(
             self.limits,
             self.threads,
             None,
+            setup.tablebases,
         )))
     }
 
@@ -77,11 +80,13 @@ impl PlayerMaker for Maker {
 
 impl EnginePlayer {
     /// The alpha-beta engine at `limits` on `threads` Lazy SMP threads,
-    /// with the hand evaluation or `eval` (an NNUE network's).
+    /// with the hand evaluation or `eval` (an NNUE network's), probing
+    /// `tablebases` in its search.
     pub fn alpha_beta(
         limits: SearchLimits,
         threads: usize,
         eval: Option<Box<dyn StaticEval>>,
+        tablebases: Option<&Arc<Tablebases>>,
     ) -> EnginePlayer {
         let config = AbConfig {
             tt_megabytes: PLAYER_TT_MEGABYTES,
@@ -92,6 +97,7 @@ impl EnginePlayer {
             Some(eval) => AlphaBeta::with_eval(config, eval),
             None => AlphaBeta::new(config),
         };
+        let engine = engine.with_tablebases(tablebases.cloned());
         EnginePlayer::new(Box::new(engine), limits)
     }
 }

@@ -7,7 +7,7 @@
 use super::Kind;
 use super::options::{number, options};
 use crate::external::ExternalPlayer;
-use crate::player::{Player, PlayerFailure, PlayerMaker};
+use crate::player::{GameSetup, Player, PlayerFailure, PlayerMaker};
 use crate::spec::PlayerKind;
 use shashki_search::SearchLimits;
 use std::time::Duration;
@@ -94,7 +94,7 @@ impl Maker {
 }
 
 impl PlayerMaker for Maker {
-    fn create(&self, _seed: u64, _clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
+    fn create(&self, _setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure> {
         Ok(Box::new(ExternalPlayer::start(
             &self.command,
             self.limits,

@@ -9,7 +9,7 @@
 
 use super::Kind;
 use super::options::{number, options};
-use crate::player::{EnginePlayer, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
+use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
 use crate::spec::{MctsSettings, PlayerKind};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -18,6 +18,7 @@ use shashki_search::batching::BatchingEvaluator;
 use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
 use shashki_search::evaluators::RolloutEvaluator;
 use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::tablebase::Tablebases;
 use shashki_search::{Algorithm, Engine, Evaluator, Search, SearchConfig, SearchLimits};
 use std::sync::Arc;
 use std::time::Duration;
@@ -74,15 +75,15 @@ pub(crate) struct Maker {
 }
 
 impl PlayerMaker for Maker {
-    fn create(&self, seed: u64, clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
-        let evaluator = RolloutEvaluator::new(self.rollouts, seed);
-        if is_timed(&self.search, clocked) {
-            return timed_player(evaluator, &self.search, 1, seed, "mcts");
+    fn create(&self, setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure> {
+        let evaluator = RolloutEvaluator::new(self.rollouts, setup.seed);
+        if is_timed(&self.search, setup.clocked) {
+            return timed_player(evaluator, &self.search, 1, setup, "mcts");
         }
         Ok(Box::new(MctsPlayer::new(
             self.search,
             EvalSource::Own(evaluator),
-            seed,
+            setup,
         )))
     }
 
@@ -104,7 +105,7 @@ pub(crate) fn timed_player<E: Evaluator + 'static>(
     evaluator: E,
     search: &MctsSettings,
     default_leaves: u32,
-    seed: u64,
+    setup: &GameSetup<'_>,
     label: &str,
 ) -> Result<Box<dyn Player>, PlayerFailure> {
     let mut config = play_config(search);
@@ -116,10 +117,11 @@ pub(crate) fn timed_player<E: Evaluator + 'static>(
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     // The evaluators here answer from the request alone, so a cache
     // (shared by the threads, kept from move to move) changes no answer.
-    let engine = MctsEngine::new(evaluator, config, seed, label)
+    let engine = MctsEngine::new(evaluator, config, setup.seed, label)
         .map_err(|e| PlayerFailure::Internal(e.to_string()))?
         .with_threads(threads)
-        .with_cache(DEFAULT_CACHE_ENTRIES);
+        .with_cache(DEFAULT_CACHE_ENTRIES)
+        .with_tablebases(setup.tablebases.cloned());
     let limits = SearchLimits {
         movetime: search.movetime,
         ..SearchLimits::default()
@@ -155,17 +157,37 @@ pub struct MctsPlayer {
     config: SearchConfig,
     search: Option<Search>,
     source: EvalSource,
+    tablebases: Option<Arc<Tablebases>>,
     rng: ChaCha8Rng,
 }
 
 impl MctsPlayer {
-    pub(crate) fn new(settings: MctsSettings, source: EvalSource, seed: u64) -> MctsPlayer {
+    pub(crate) fn new(
+        settings: MctsSettings,
+        source: EvalSource,
+        setup: &GameSetup<'_>,
+    ) -> MctsPlayer {
         MctsPlayer {
             config: play_config(&settings),
             search: None,
             source,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            tablebases: setup.tablebases.cloned(),
+            rng: ChaCha8Rng::seed_from_u64(setup.seed),
         }
+    }
+
+    /// A new search from `game`, probing the tables when they follow its
+    /// rules (a match checks that they do).
+    fn new_search(&self, game: &Game) -> Result<Search, shashki_search::SearchError> {
+        let mut search = Search::new(game.clone(), self.config.clone())?;
+        let tablebases = self.tablebases.clone();
+        if tablebases
+            .as_ref()
+            .is_some_and(|tb| tb.follows(game.rules()))
+        {
+            search.set_tablebases(tablebases)?;
+        }
+        Ok(search)
     }
 }
 
@@ -177,9 +199,10 @@ impl Player for MctsPlayer {
                 s.sync_to(game);
                 s
             }
-            None => self
-                .search
-                .insert(Search::new(game.clone(), self.config.clone()).map_err(internal)?),
+            None => {
+                let search = self.new_search(game).map_err(internal)?;
+                self.search.insert(search)
+            }
         };
         let result = match &self.source {
             EvalSource::Own(evaluator) => search.run(evaluator, &mut self.rng),

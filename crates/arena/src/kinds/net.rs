@@ -8,7 +8,7 @@
 use super::Kind;
 use super::mcts::{EvalSource, MctsPlayer, is_timed, search_option, timed_player};
 use super::options::{network_path_and_options, number, options};
-use crate::player::{Player, PlayerFailure, PlayerMaker, SharedEvaluator};
+use crate::player::{GameSetup, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
 use crate::spec::{MctsSettings, PlayerKind};
 use shashki_search::Evaluator;
 use shashki_search::batching::{BatchStats, BatchingEvaluator};
@@ -77,20 +77,20 @@ impl Maker {
 }
 
 impl PlayerMaker for Maker {
-    fn create(&self, seed: u64, clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
-        if is_timed(&self.search, clocked) {
+    fn create(&self, setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure> {
+        if is_timed(&self.search, setup.clocked) {
             return timed_player(
                 self.network.clone(),
                 &self.search,
                 TIMED_LEAVES,
-                seed,
+                setup,
                 "net",
             );
         }
         Ok(Box::new(MctsPlayer::new(
             self.search,
             EvalSource::Batched(Arc::clone(&self.service)),
-            seed,
+            setup,
         )))
     }
 

@@ -6,7 +6,7 @@
 use super::Kind;
 use super::ab::ab_options;
 use super::options::network_path_and_options;
-use crate::player::{EnginePlayer, Player, PlayerFailure, PlayerMaker};
+use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
 use crate::spec::PlayerKind;
 use shashki_nnue::{NnueEval, QuantNet};
 use shashki_search::SearchLimits;
@@ -59,12 +59,13 @@ impl Maker {
 }
 
 impl PlayerMaker for Maker {
-    fn create(&self, _seed: u64, _clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
+    fn create(&self, setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure> {
         let eval = NnueEval::new(Arc::clone(&self.net), self.name.clone());
         Ok(Box::new(EnginePlayer::alpha_beta(
             self.limits,
             self.threads,
             Some(Box::new(eval)),
+            setup.tablebases,
         )))
     }
 

@@ -1,7 +1,7 @@
 //! `random`: uniform random legal moves, each game on its own seeded stream.
 
 use super::Kind;
-use crate::player::{Player, PlayerFailure, PlayerMaker};
+use crate::player::{GameSetup, Player, PlayerFailure, PlayerMaker};
 use crate::spec::PlayerKind;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -28,8 +28,8 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
 pub(crate) struct Maker;
 
 impl PlayerMaker for Maker {
-    fn create(&self, seed: u64, _clocked: bool) -> Result<Box<dyn Player>, PlayerFailure> {
-        Ok(Box::new(RandomPlayer::new(seed)))
+    fn create(&self, setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure> {
+        Ok(Box::new(RandomPlayer::new(setup.seed)))
     }
 
     fn is_timed(&self) -> bool {
