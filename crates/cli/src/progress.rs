@@ -137,19 +137,12 @@ impl Observer for Progress {
         );
     }
 
-    fn training_step(&mut self, report: &StepReport) {
+    fn training_step(&mut self, report: &StepReport, losses: &str) {
         self.bar.inc(1);
-        self.bar.set_message(format!(
-            "step {} loss {:.3} (p {:.3} v {:.3})",
-            report.step, report.total, report.policy, report.value
-        ));
+        self.bar
+            .set_message(format!("step {} {losses}", report.step));
         let (done, len) = (self.bar.position(), self.bar.length().unwrap_or(0));
-        self.tick(|| {
-            format!(
-                "{done}/{len} steps, step {}, loss {:.4} (policy {:.4}, value {:.4})",
-                report.step, report.total, report.policy, report.value
-            )
-        });
+        self.tick(|| format!("{done}/{len} steps, step {}, {losses}", report.step));
     }
 
     fn generation_done(&mut self, summary: &GenerationSummary) {

@@ -18,8 +18,9 @@ pub trait Observer {
     fn selfplay_progress(&mut self, _done: usize, _total: usize) {}
     /// Training of a generation starts (at most `steps` steps).
     fn training_started(&mut self, _generation: u64, _steps: u64) {}
-    /// A training step finished.
-    fn training_step(&mut self, _report: &StepReport) {}
+    /// A training step finished; `losses` names its losses as the
+    /// family does (`loss 0.0300 (expected-score MSE)`).
+    fn training_step(&mut self, _report: &StepReport, _losses: &str) {}
     /// A generation is complete.
     fn generation_done(&mut self, _summary: &GenerationSummary) {}
 }

@@ -131,7 +131,8 @@ impl<'a, L: Trainee> Trainer<'a, L> {
             .replay
             .draw(batch_seed(run.seed, self.learner.step()), train.batch_size);
         let report = self.learner.train_on(&samples)?;
-        observer.training_step(&report);
+        let losses = L::loss_line([report.total, report.policy, report.value]);
+        observer.training_step(&report, &losses);
         if report.step % run.log_every_steps.max(1) == 0 {
             self.log(&L::step_scalars(&report), report.step, observer);
         }
