@@ -28,10 +28,10 @@ use crate::engine::{Engine, Score, SearchReport};
 use crate::limits::{SearchLimits, StopHandle};
 use crate::tablebase::{self, Tablebases};
 use ordering::MoveOrderer;
-use search::{INFINITY, SearchOptions, Searcher, Shared, tablebase_score};
+use search::{Completed, INFINITY, SearchOptions, Searcher, Shared, tablebase_score};
 use shashki_rules::{Game, Move};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -233,6 +233,7 @@ impl AlphaBeta {
         let soft_stop = budget.filter(|b| b.soft != b.hard).map(|b| b.soft / 2);
         let stop = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
+        let helper_best = Mutex::new(None);
         let shared = Shared {
             tt: &self.tt,
             stop: &stop,
@@ -244,6 +245,7 @@ impl AlphaBeta {
                 .tablebases
                 .as_deref()
                 .filter(|tb| tb.follows(game.rules())),
+            helper_best: &helper_best,
         };
         // A root in the tables reports their verdict and DTZ; the search
         // still picks the move (its children are probed).
@@ -266,7 +268,7 @@ impl AlphaBeta {
                     let mut orderer = MoveOrderer::new();
                     let mut searcher =
                         Searcher::new(game, shared, &mut orderer, &mut *helper_eval, options);
-                    search_helper(&mut searcher, max_depth, index + 1);
+                    search_helper(&mut searcher, max_depth, index + 1, shared.helper_best);
                 });
             }
             let mut searcher = Searcher::new(game.clone(), &shared, orderer, eval, options);
@@ -283,6 +285,8 @@ impl AlphaBeta {
             stop.store(true, Ordering::Relaxed);
             searcher.flush_nodes();
         });
+        let deepest = helper_best.lock().unwrap_or_else(|e| e.into_inner()).take();
+        adopt_deeper(&mut result, deepest, root_score);
         result.nodes = nodes.load(Ordering::Relaxed);
         result.elapsed = start.elapsed();
         if let Some(tb) = shared.tablebases {
@@ -373,10 +377,33 @@ fn search_root(searcher: &mut Searcher<'_>, depth: u32, previous: Option<i32>) -
     }
 }
 
+/// Takes a helper's completed iteration when it is deeper than the main
+/// thread's: the deepest finished search decides the move (as Stockfish's
+/// thread voting does in its simplest form), so a helper one ply ahead is
+/// not wasted when time runs out mid-iteration.
+fn adopt_deeper(result: &mut AbResult, helper: Option<Completed>, root_score: Option<i32>) {
+    let Some(helper) = helper.filter(|h| h.depth > result.depth && !h.pv.is_empty()) else {
+        return;
+    };
+    result.best_move = Some(helper.pv[0]);
+    result.score = match root_score {
+        Some(tb) if helper.score.abs() <= MATE_BOUND => tb,
+        _ => helper.score,
+    };
+    result.pv = helper.pv;
+    result.depth = helper.depth;
+}
+
 /// A Lazy SMP helper: the same iterative deepening (odd helpers one ply
-/// ahead, so the threads spread over depths), results only through the
-/// shared table; it ends when the main thread sets the stop flag.
-fn search_helper(searcher: &mut Searcher<'_>, max_depth: u32, index: usize) {
+/// ahead, so the threads spread over depths), sharing the table and its
+/// deepest completed iteration (`best`, see [`adopt_deeper`]); it ends when
+/// the main thread sets the stop flag.
+fn search_helper(
+    searcher: &mut Searcher<'_>,
+    max_depth: u32,
+    index: usize,
+    best: &Mutex<Option<Completed>>,
+) {
     searcher.enforce_limits = true;
     let mut previous = None;
     for depth in (1 + (index % 2) as u32)..=max_depth {
@@ -385,6 +412,11 @@ fn search_helper(searcher: &mut Searcher<'_>, max_depth: u32, index: usize) {
             break;
         }
         previous = Some(score);
+        let pv = searcher.principal_variation(depth as usize);
+        let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|b| b.depth < depth) {
+            *best = Some(Completed { depth, score, pv });
+        }
     }
     searcher.flush_nodes();
 }
@@ -414,5 +446,51 @@ impl Engine for AlphaBeta {
     ) -> SearchReport {
         self.search_with_progress(game, limits, &mut |r| progress(&r.to_report()))
             .to_report()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shashki_rules::Position;
+
+    fn result_at(depth: u32, mv: Move, score: i32) -> AbResult {
+        AbResult {
+            best_move: Some(mv),
+            score,
+            pv: vec![mv],
+            depth,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            tablebase_root: false,
+        }
+    }
+
+    #[test]
+    fn the_deepest_completed_iteration_decides() {
+        let moves = Game::new(Position::startpos()).legal_moves();
+        let (main_move, helper_move) = (moves[0], moves[1]);
+        let helper = |depth| Completed {
+            depth,
+            score: 40,
+            pv: vec![helper_move],
+        };
+        // A helper one ply deeper: its move, score, line and depth.
+        let mut result = result_at(9, main_move, -10);
+        adopt_deeper(&mut result, Some(helper(10)), None);
+        assert_eq!(result.best_move, Some(helper_move));
+        assert_eq!((result.depth, result.score), (10, 40));
+        // As deep or shallower, or nothing: the main thread's result stays.
+        for other in [Some(helper(9)), Some(helper(8)), None] {
+            let mut result = result_at(9, main_move, -10);
+            adopt_deeper(&mut result, other, None);
+            assert_eq!(result.best_move, Some(main_move));
+            assert_eq!((result.depth, result.score), (9, -10));
+        }
+        // A root in the tables keeps their verdict as the score.
+        let mut result = result_at(3, main_move, TB_WIN - 5);
+        adopt_deeper(&mut result, Some(helper(4)), Some(TB_WIN - 5));
+        assert_eq!(result.score, TB_WIN - 5);
+        assert_eq!(result.best_move, Some(helper_move));
     }
 }

@@ -9,6 +9,7 @@ use crate::limits::StopHandle;
 use crate::tablebase::{self, Probe, Tablebases, TbWdl};
 use shashki_rules::splitmix::splitmix64;
 use shashki_rules::{Color, Game, GameResult, Move, MoveList, Outcome, PathMode};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -108,6 +109,19 @@ pub struct Shared<'a> {
     pub external_stop: Option<StopHandle>,
     /// Endgame tables probed below the root (`None`: off).
     pub tablebases: Option<&'a Tablebases>,
+    /// The deepest iteration a Lazy SMP helper completed.
+    pub helper_best: &'a Mutex<Option<Completed>>,
+}
+
+/// A completed iteration of one thread: its depth, score and line.
+#[derive(Clone, Debug)]
+pub struct Completed {
+    /// Nominal depth.
+    pub depth: u32,
+    /// Score for the side to move at the root.
+    pub score: i32,
+    /// The principal variation (first move: the thread's choice).
+    pub pv: Vec<Move>,
 }
 
 /// How often a thread adds its node count to the shared one and reads the clock.
