@@ -111,9 +111,10 @@ pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String>
             path,
             search,
             device,
+            kernels,
             batch,
         } => {
-            let evaluator = crate::net::load_evaluator(path, device)?;
+            let evaluator = crate::net::load_evaluator(path, device, *kernels)?;
             Box::new(net::Maker::new(evaluator, *search, *batch))
         }
         PlayerKind::External {
