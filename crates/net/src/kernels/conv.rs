@@ -14,7 +14,7 @@
 //! again from a table made once per square and output. The i32 sums are
 //! scaled back to f32, the bias added in f32.
 
-use super::simd::{Isa, TapPlan, conv_f32, conv_i8};
+use super::simd::{Isa, TapPlan, conv_f32, conv_i8, dequantize, min_max, quantize};
 use crate::diag::SQUARES;
 
 /// `n` rounded up to a multiple of 8.
@@ -61,6 +61,7 @@ pub(crate) struct Conv {
 pub(crate) struct Scratch {
     x: Vec<u8>,
     acc: Vec<i32>,
+    scale: Vec<f32>,
 }
 
 impl Conv {
@@ -145,9 +146,7 @@ impl Conv {
                 scale,
                 shift,
             } => {
-                let (min, max) = x
-                    .iter()
-                    .fold((0.0f32, 0.0f32), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+                let (min, max) = min_max(isa, x);
                 let signed = min < 0.0;
                 let range = if signed { max.max(-min) } else { max };
                 if range <= 0.0 || range.is_nan() {
@@ -158,11 +157,9 @@ impl Conv {
                 }
                 let (levels, offset) = if signed { (63.0, 64.0) } else { (127.0, 0.0) };
                 let x_scale = range / levels;
-                let inverse = levels / range;
-                scratch.x.clear();
-                scratch
-                    .x
-                    .extend(x.iter().map(|&v| ((v * inverse).round() + offset) as u8));
+                // Round half up by truncation (the sum is never negative):
+                // no call to `roundf` on baseline x86_64.
+                quantize(isa, x, levels / range, offset + 0.5, &mut scratch.x);
                 scratch.acc.resize(y.len(), 0);
                 conv_i8(
                     isa,
@@ -172,18 +169,10 @@ impl Conv {
                     weight,
                     &mut scratch.acc,
                 );
-                let scales: Vec<f32> = scale.iter().map(|&s| s * x_scale).collect();
-                for (s, (row, acc)) in y
-                    .chunks_exact_mut(self.cout)
-                    .zip(scratch.acc.chunks_exact(self.cout))
-                    .enumerate()
-                {
-                    let shift = &shift[s * self.cout..(s + 1) * self.cout];
-                    for o in 0..self.cout {
-                        let sum = if signed { acc[o] - shift[o] } else { acc[o] };
-                        row[o] = sum as f32 * scales[o] + self.bias[o];
-                    }
-                }
+                scratch.scale.clear();
+                scratch.scale.extend(scale.iter().map(|&s| s * x_scale));
+                let shift = signed.then_some(shift.as_slice());
+                dequantize(isa, &scratch.acc, shift, &scratch.scale, &self.bias, y);
             }
         }
     }

@@ -32,6 +32,7 @@ impl Dense {
         Ok(Dense { weight, bias })
     }
 
+    #[inline(always)]
     fn forward(&self, x: &[f32], y: &mut Vec<f32>) {
         y.clear();
         y.extend_from_slice(&self.bias);
@@ -58,6 +59,7 @@ struct Block {
 }
 
 /// `[32][stride]` -> `[mean of channels 0..c, max of channels 0..c]`.
+#[inline(always)]
 fn pool(x: &[f32], stride: usize, c: usize, out: &mut Vec<f32>) {
     out.clear();
     out.resize(2 * c, 0.0);
@@ -74,6 +76,7 @@ fn pool(x: &[f32], stride: usize, c: usize, out: &mut Vec<f32>) {
     }
 }
 
+#[inline(always)]
 fn relu(x: &mut [f32]) {
     for v in x {
         *v = v.max(0.0);
@@ -206,11 +209,33 @@ impl KernelNet {
             let policy = &mut out.policy[i * POLICY_LEN..(i + 1) * POLICY_LEN];
             let wdl = &mut out.wdl[i * 3..i * 3 + 3];
             let plies = out.plies_left.as_mut().map(|p| &mut p[i]);
-            self.forward_one(planes, &mut b, policy, wdl, plies);
+            match self.isa {
+                Isa::Scalar => self.forward_one(planes, &mut b, policy, wdl, plies),
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `Avx2` is only constructed when the CPU has it.
+                Isa::Avx2 => unsafe { self.forward_one_avx2(planes, &mut b, policy, wdl, plies) },
+            }
         }
         out
     }
 
+    /// [`KernelNet::forward_one`] compiled for AVX2, so that the loops
+    /// between the kernels (ReLU, residual sums, pooling, the value MLP)
+    /// use it too; the same operations in the same order, so the same bits.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn forward_one_avx2(
+        &self,
+        planes: &[f32],
+        b: &mut Buffers,
+        policy: &mut [f32],
+        wdl: &mut [f32],
+        plies: Option<&mut f32>,
+    ) {
+        self.forward_one(planes, b, policy, wdl, plies);
+    }
+
+    #[inline(always)]
     fn forward_one(
         &self,
         planes: &[f32],

@@ -45,13 +45,20 @@ impl Isa {
     }
 }
 
-/// For every square, the taps on the board: `(tap, source square)`.
+/// For every square, the taps on the board: `(tap, source square)`; and
+/// the same by tap: `(square, source square)`.
 #[derive(Clone, Debug)]
 pub struct TapPlan {
     /// `(tap, row)` pairs of all squares, square after square.
     pairs: Vec<(usize, usize)>,
     /// `pairs[starts[s]..starts[s + 1]]` are square `s`'s.
     starts: Vec<usize>,
+    /// `by_tap[t]`: `(square, row)` of the squares whose tap `t` is on the
+    /// board, squares in order.
+    by_tap: Vec<Vec<(usize, usize)>>,
+    /// Largest tap index plus one, largest source row plus one.
+    taps: usize,
+    rows: usize,
 }
 
 impl TapPlan {
@@ -60,16 +67,24 @@ impl TapPlan {
         use crate::diag::{OFF_BOARD, SQUARES, tap_square};
         let mut pairs = Vec::new();
         let mut starts = vec![0];
+        let mut by_tap = vec![Vec::new(); taps];
         for s in 0..SQUARES {
-            for t in 0..taps {
+            for (t, list) in by_tap.iter_mut().enumerate() {
                 let r = tap_square(s, t);
                 if r != OFF_BOARD {
                     pairs.push((t, r));
+                    list.push((s, r));
                 }
             }
             starts.push(pairs.len());
         }
-        TapPlan { pairs, starts }
+        TapPlan {
+            taps: pairs.iter().map(|&(t, _)| t + 1).max().unwrap_or(0),
+            rows: pairs.iter().map(|&(_, r)| r + 1).max().unwrap_or(0),
+            pairs,
+            starts,
+            by_tap,
+        }
     }
 
     /// Square `s`'s on-board `(tap, row)` pairs.
@@ -85,12 +100,12 @@ impl TapPlan {
 
     /// Largest tap index plus one.
     fn taps(&self) -> usize {
-        self.pairs.iter().map(|&(t, _)| t + 1).max().unwrap_or(0)
+        self.taps
     }
 
     /// Largest source row plus one.
     fn rows(&self) -> usize {
-        self.pairs.iter().map(|&(_, r)| r + 1).max().unwrap_or(0)
+        self.rows
     }
 }
 
@@ -175,10 +190,142 @@ fn conv_i8_scalar(plan: &TapPlan, x: &[u8], cin: usize, w: &[i8], cout: usize, a
     }
 }
 
+/// `(min(0, x...), max(0, x...))`; exact in any order (no NaN expected).
+pub fn min_max(isa: Isa, x: &[f32]) -> (f32, f32) {
+    match isa {
+        Isa::Scalar => min_max_scalar(x),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Avx2` is only constructed when the CPU has AVX2.
+        Isa::Avx2 => unsafe { avx2::min_max(x) },
+    }
+}
+
+fn min_max_scalar(x: &[f32]) -> (f32, f32) {
+    x.iter()
+        .fold((0.0f32, 0.0f32), |(lo, hi), &v| (lo.min(v), hi.max(v)))
+}
+
+/// `out[k] = (x[k] * inverse + offset) as u8` (truncation: the callers add
+/// 0.5 to round half up), the same single roundings in both
+/// implementations; the values must land in `0.0..128.0`. `x.len()` a
+/// multiple of 32.
+pub fn quantize(isa: Isa, x: &[f32], inverse: f32, offset: f32, out: &mut Vec<u8>) {
+    assert!(x.len().is_multiple_of(32));
+    out.clear();
+    match isa {
+        Isa::Scalar => out.extend(x.iter().map(|&v| (v * inverse + offset) as u8)),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `min_max`; `out` is resized inside.
+        Isa::Avx2 => unsafe { avx2::quantize(x, inverse, offset, out) },
+    }
+}
+
+/// `y[s][o] = (acc[s][o] - shift[s][o]) as f32 * scale[o] + bias[o]` (no
+/// shift: none taken off), a multiply then an add in both implementations.
+pub fn dequantize(
+    isa: Isa,
+    acc: &[i32],
+    shift: Option<&[i32]>,
+    scale: &[f32],
+    bias: &[f32],
+    y: &mut [f32],
+) {
+    let cout = bias.len();
+    assert!(cout.is_multiple_of(8) && scale.len() == cout);
+    assert!(acc.len() == y.len() && shift.is_none_or(|s| s.len() == y.len()));
+    match isa {
+        Isa::Scalar => {
+            for (k, (y, &a)) in y.iter_mut().zip(acc).enumerate() {
+                let sum = shift.map_or(a, |s| a - s[k]);
+                *y = sum as f32 * scale[k % cout] + bias[k % cout];
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `min_max`; sizes checked above.
+        Isa::Avx2 => unsafe { avx2::dequantize(acc, shift, scale, bias, y) },
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    //! Tap by tap: for one tap, the squares whose tap is on the board, two
+    //! at a time (eight independent accumulators for 32 outputs hide the
+    //! FMA latency and every weight load serves both squares). Each
+    //! output's terms are still added bias first, then tap by tap, input
+    //! by input: the scalar order.
+
     use super::TapPlan;
     use std::arch::x86_64::*;
+
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn min_max(x: &[f32]) -> (f32, f32) {
+        let mut chunks = x.chunks_exact(8);
+        // SAFETY: loads of whole 8-float chunks.
+        let (lo, hi) = unsafe {
+            let (mut lo, mut hi) = (_mm256_setzero_ps(), _mm256_setzero_ps());
+            for chunk in &mut chunks {
+                let v = _mm256_loadu_ps(chunk.as_ptr());
+                lo = _mm256_min_ps(lo, v);
+                hi = _mm256_max_ps(hi, v);
+            }
+            let (mut l, mut h) = ([0.0f32; 8], [0.0f32; 8]);
+            _mm256_storeu_ps(l.as_mut_ptr(), lo);
+            _mm256_storeu_ps(h.as_mut_ptr(), hi);
+            (l, h)
+        };
+        let (rl, rh) = super::min_max_scalar(chunks.remainder());
+        let lo = lo.iter().fold(rl, |m, &v| m.min(v));
+        let hi = hi.iter().fold(rh, |m, &v| m.max(v));
+        (lo, hi)
+    }
+
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn quantize(x: &[f32], inverse: f32, offset: f32, out: &mut Vec<u8>) {
+        out.resize(x.len(), 0);
+        // SAFETY: whole 32-float chunks in, 32 bytes out at the same place.
+        unsafe {
+            let (inv, off) = (_mm256_set1_ps(inverse), _mm256_set1_ps(offset));
+            let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+            for (k, chunk) in x.chunks_exact(32).enumerate() {
+                let q = |j: usize| {
+                    let v = _mm256_loadu_ps(chunk.as_ptr().add(8 * j));
+                    _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(v, inv), off))
+                };
+                let ab = _mm256_packs_epi32(q(0), q(1));
+                let cd = _mm256_packs_epi32(q(2), q(3));
+                let bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), order);
+                _mm256_storeu_si256(out.as_mut_ptr().add(32 * k) as *mut __m256i, bytes);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn dequantize(
+        acc: &[i32],
+        shift: Option<&[i32]>,
+        scale: &[f32],
+        bias: &[f32],
+        y: &mut [f32],
+    ) {
+        let cout = bias.len();
+        // SAFETY: sizes checked by the caller; 8-lane chunks within a row.
+        unsafe {
+            for k in (0..y.len()).step_by(8) {
+                let o = k % cout;
+                let mut sum = _mm256_loadu_si256(acc.as_ptr().add(k) as *const __m256i);
+                if let Some(shift) = shift {
+                    let s = _mm256_loadu_si256(shift.as_ptr().add(k) as *const __m256i);
+                    sum = _mm256_sub_epi32(sum, s);
+                }
+                let v = _mm256_mul_ps(
+                    _mm256_cvtepi32_ps(sum),
+                    _mm256_loadu_ps(scale.as_ptr().add(o)),
+                );
+                let v = _mm256_add_ps(v, _mm256_loadu_ps(bias.as_ptr().add(o)));
+                _mm256_storeu_ps(y.as_mut_ptr().add(k), v);
+            }
+        }
+    }
 
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn conv_f32(
@@ -190,57 +337,89 @@ mod avx2 {
         y: &mut [f32],
     ) {
         let cout = bias.len();
-        for s in 0..plan.squares() {
-            let mut ob = 0;
-            while ob + 32 <= cout {
-                // SAFETY: sizes checked by the caller; `ob + 32 <= cout`.
-                unsafe { block_f32::<4>(plan.of(s), x, cin, w, bias, ob, y, s) };
-                ob += 32;
+        for row in y.chunks_exact_mut(cout) {
+            row.copy_from_slice(bias);
+        }
+        for (t, list) in plan.by_tap.iter().enumerate() {
+            let mut pairs = list.chunks_exact(2);
+            for pair in &mut pairs {
+                let squares = [pair[0], pair[1]];
+                // SAFETY: sizes checked by the caller.
+                unsafe { row_f32::<2>(squares, t, x, cin, w, cout, y) };
             }
-            while ob < cout {
-                // SAFETY: as above, `ob + 8 <= cout`.
-                unsafe { block_f32::<1>(plan.of(s), x, cin, w, bias, ob, y, s) };
-                ob += 8;
+            for &single in pairs.remainder() {
+                // SAFETY: as above.
+                unsafe { row_f32::<1>([single], t, x, cin, w, cout, y) };
             }
         }
     }
 
-    /// Outputs `ob..ob + 8 * B` of square `s`.
-    #[allow(clippy::too_many_arguments)]
+    /// Adds tap `t`'s terms to every output of `S` squares.
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn block_f32<const B: usize>(
-        taps: &[(usize, usize)],
+    unsafe fn row_f32<const S: usize>(
+        squares: [(usize, usize); S],
+        t: usize,
         x: &[f32],
         cin: usize,
         w: &[f32],
-        bias: &[f32],
+        cout: usize,
+        y: &mut [f32],
+    ) {
+        let mut ob = 0;
+        while ob + 32 <= cout {
+            // SAFETY: `ob + 32 <= cout`, the rest checked by the caller.
+            unsafe { tile_f32::<4, S>(squares, t, x, cin, w, cout, ob, y) };
+            ob += 32;
+        }
+        while ob < cout {
+            // SAFETY: `ob + 8 <= cout` (`cout` a multiple of 8).
+            unsafe { tile_f32::<1, S>(squares, t, x, cin, w, cout, ob, y) };
+            ob += 8;
+        }
+    }
+
+    /// Outputs `ob..ob + 8 * B` of `S` squares, tap `t`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn tile_f32<const B: usize, const S: usize>(
+        squares: [(usize, usize); S],
+        t: usize,
+        x: &[f32],
+        cin: usize,
+        w: &[f32],
+        cout: usize,
         ob: usize,
         y: &mut [f32],
-        s: usize,
     ) {
-        let cout = bias.len();
         // SAFETY (whole body): every pointer stays inside its slice: the
         // caller checked `x`, `w`, `y` against the plan and `ob + 8B <= cout`.
         unsafe {
-            let mut acc = [_mm256_setzero_ps(); B];
-            for (b, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_loadu_ps(bias.as_ptr().add(ob + 8 * b));
+            let mut acc = [[_mm256_setzero_ps(); B]; S];
+            for (k, &(s, _)) in squares.iter().enumerate() {
+                for (b, a) in acc[k].iter_mut().enumerate() {
+                    *a = _mm256_loadu_ps(y.as_ptr().add(s * cout + ob + 8 * b));
+                }
             }
-            for &(t, r) in taps {
-                let xr = x.as_ptr().add(r * cin);
-                let wt = w.as_ptr().add(t * cin * cout + ob);
-                for i in 0..cin {
-                    let xv = _mm256_set1_ps(*xr.add(i));
-                    let wr = wt.add(i * cout);
-                    for (b, a) in acc.iter_mut().enumerate() {
-                        *a = _mm256_fmadd_ps(xv, _mm256_loadu_ps(wr.add(8 * b)), *a);
+            let wt = w.as_ptr().add(t * cin * cout + ob);
+            for i in 0..cin {
+                let wr = wt.add(i * cout);
+                let mut wv = [_mm256_setzero_ps(); B];
+                for (b, v) in wv.iter_mut().enumerate() {
+                    *v = _mm256_loadu_ps(wr.add(8 * b));
+                }
+                for (k, &(_, r)) in squares.iter().enumerate() {
+                    let xv = _mm256_set1_ps(*x.as_ptr().add(r * cin + i));
+                    for (a, v) in acc[k].iter_mut().zip(&wv) {
+                        *a = _mm256_fmadd_ps(xv, *v, *a);
                     }
                 }
             }
-            let out = y.as_mut_ptr().add(s * cout + ob);
-            for (b, a) in acc.iter().enumerate() {
-                _mm256_storeu_ps(out.add(8 * b), *a);
+            for (k, &(s, _)) in squares.iter().enumerate() {
+                for (b, a) in acc[k].iter().enumerate() {
+                    _mm256_storeu_ps(y.as_mut_ptr().add(s * cout + ob + 8 * b), *a);
+                }
             }
         }
     }
@@ -254,57 +433,93 @@ mod avx2 {
         cout: usize,
         acc: &mut [i32],
     ) {
-        for s in 0..plan.squares() {
-            let mut ob = 0;
-            while ob + 32 <= cout {
-                // SAFETY: sizes checked by the caller; `ob + 32 <= cout`.
-                unsafe { block_i8::<4>(plan.of(s), x, cin, w, cout, ob, acc, s) };
-                ob += 32;
+        acc.fill(0);
+        for (t, list) in plan.by_tap.iter().enumerate() {
+            let mut pairs = list.chunks_exact(2);
+            for pair in &mut pairs {
+                let squares = [pair[0], pair[1]];
+                // SAFETY: sizes checked by the caller.
+                unsafe { row_i8::<2>(squares, t, x, cin, w, cout, acc) };
             }
-            while ob < cout {
-                // SAFETY: as above, `ob + 8 <= cout`.
-                unsafe { block_i8::<1>(plan.of(s), x, cin, w, cout, ob, acc, s) };
-                ob += 8;
+            for &single in pairs.remainder() {
+                // SAFETY: as above.
+                unsafe { row_i8::<1>([single], t, x, cin, w, cout, acc) };
             }
         }
     }
 
-    /// Outputs `ob..ob + 8 * B` of square `s`: four inputs at a time, one
-    /// 32-bit broadcast of their u8 values against 8 outputs x 4 inputs of
-    /// i8 weights (`maddubs` then `madd` by ones gives 8 i32 sums).
+    /// Adds tap `t`'s terms to every output of `S` squares.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn row_i8<const S: usize>(
+        squares: [(usize, usize); S],
+        t: usize,
+        x: &[u8],
+        cin: usize,
+        w: &[i8],
+        cout: usize,
+        acc: &mut [i32],
+    ) {
+        let mut ob = 0;
+        while ob + 32 <= cout {
+            // SAFETY: `ob + 32 <= cout`, the rest checked by the caller.
+            unsafe { tile_i8::<4, S>(squares, t, x, cin, w, cout, ob, acc) };
+            ob += 32;
+        }
+        while ob < cout {
+            // SAFETY: `ob + 8 <= cout` (`cout` a multiple of 8).
+            unsafe { tile_i8::<1, S>(squares, t, x, cin, w, cout, ob, acc) };
+            ob += 8;
+        }
+    }
+
+    /// Outputs `ob..ob + 8 * B` of `S` squares, tap `t`: four inputs at a
+    /// time, one 32-bit broadcast of their u8 values against 8 outputs x 4
+    /// inputs of i8 weights (`maddubs` then `madd` by ones: 8 i32 sums).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn block_i8<const B: usize>(
-        taps: &[(usize, usize)],
+    unsafe fn tile_i8<const B: usize, const S: usize>(
+        squares: [(usize, usize); S],
+        t: usize,
         x: &[u8],
         cin: usize,
         w: &[i8],
         cout: usize,
         ob: usize,
         acc: &mut [i32],
-        s: usize,
     ) {
-        // SAFETY (whole body): as in `block_f32`.
+        // SAFETY (whole body): as in `tile_f32`.
         unsafe {
             let ones = _mm256_set1_epi16(1);
-            let mut sums = [_mm256_setzero_si256(); B];
-            for &(t, r) in taps {
-                let xr = x.as_ptr().add(r * cin);
-                let wt = w.as_ptr().add(t * cin * cout + 4 * ob);
-                for i4 in 0..cin / 4 {
-                    let xv = _mm256_set1_epi32((xr.add(4 * i4) as *const i32).read_unaligned());
-                    let wr = wt.add(i4 * 4 * cout);
-                    for (b, sum) in sums.iter_mut().enumerate() {
-                        let wv = _mm256_loadu_si256(wr.add(32 * b) as *const __m256i);
-                        let pairs = _mm256_maddubs_epi16(xv, wv);
+            let mut sums = [[_mm256_setzero_si256(); B]; S];
+            for (k, &(s, _)) in squares.iter().enumerate() {
+                for (b, sum) in sums[k].iter_mut().enumerate() {
+                    let at = acc.as_ptr().add(s * cout + ob + 8 * b);
+                    *sum = _mm256_loadu_si256(at as *const __m256i);
+                }
+            }
+            let wt = w.as_ptr().add(t * cin * cout + 4 * ob);
+            for i4 in 0..cin / 4 {
+                let wr = wt.add(i4 * 4 * cout);
+                let mut wv = [_mm256_setzero_si256(); B];
+                for (b, v) in wv.iter_mut().enumerate() {
+                    *v = _mm256_loadu_si256(wr.add(32 * b) as *const __m256i);
+                }
+                for (k, &(_, r)) in squares.iter().enumerate() {
+                    let four = (x.as_ptr().add(r * cin + 4 * i4) as *const i32).read_unaligned();
+                    let xv = _mm256_set1_epi32(four);
+                    for (sum, v) in sums[k].iter_mut().zip(&wv) {
+                        let pairs = _mm256_maddubs_epi16(xv, *v);
                         *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, ones));
                     }
                 }
             }
-            let out = acc.as_mut_ptr().add(s * cout + ob);
-            for (b, sum) in sums.iter().enumerate() {
-                _mm256_storeu_si256(out.add(8 * b) as *mut __m256i, *sum);
+            for (k, &(s, _)) in squares.iter().enumerate() {
+                for (b, sum) in sums[k].iter().enumerate() {
+                    let at = acc.as_mut_ptr().add(s * cout + ob + 8 * b);
+                    _mm256_storeu_si256(at as *mut __m256i, *sum);
+                }
             }
         }
     }
