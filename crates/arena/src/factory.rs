@@ -51,6 +51,7 @@ impl PlayerFactory {
                     path: name.into(),
                     search,
                     device: "memory".into(),
+                    kernels: shashki_net::InferenceKernels::Burn,
                     batch,
                 },
             },

@@ -281,7 +281,9 @@ impl CheckpointPlayers {
                 search,
                 batch,
             } => {
-                let evaluator = crate::net::load_evaluator(path, device)?;
+                // Gating belongs to training: burn's folded net, as self-play.
+                let evaluator =
+                    crate::net::load_evaluator(path, device, shashki_net::InferenceKernels::Burn)?;
                 Ok(PlayerFactory::with_evaluator(
                     &name, evaluator, *search, *batch,
                 ))

@@ -3,6 +3,7 @@
 //! forms (`random`, `ab:depth=4`, `net:PATH@sims=64`, ...) are read by the
 //! table of player kinds in [`crate::kinds`].
 
+use shashki_net::InferenceKernels;
 use shashki_search::{Algorithm, SearchLimits};
 use std::fmt;
 use std::path::PathBuf;
@@ -56,6 +57,9 @@ pub enum PlayerKind {
         /// Device name for the network (`cpu`, or a GPU name with the
         /// `wgpu` feature).
         device: String,
+        /// Which code runs the network on the CPU (`kernels=burn|f32|int8`;
+        /// the hand-written kernels apply to `diag32` nets only).
+        kernels: InferenceKernels,
         /// Target batch of the batching service shared by all games.
         batch: usize,
     },

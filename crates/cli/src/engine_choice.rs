@@ -7,6 +7,7 @@ use crate::builtin_engine::builtin_evaluator;
 use anyhow::{Result, anyhow, bail};
 use shashki_arena::net::load_evaluator;
 use shashki_arena::player::SharedEvaluator;
+use shashki_net::InferenceKernels;
 use shashki_rules::DrawRules;
 use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
 use shashki_search::evaluators::RolloutEvaluator;
@@ -105,6 +106,13 @@ pub struct EngineArgs {
     /// 0 switches the cache off.
     #[arg(long, default_value_t = DEFAULT_CACHE_ENTRIES, value_name = "ENTRIES")]
     pub cache: usize,
+    /// Which code runs a network engine's net on the CPU: `int8` (the
+    /// default: hand-written int8 kernels with AVX2, see docs/BENCHMARKS.md
+    /// for their accuracy), `f32` (hand-written f32 kernels) or `burn`
+    /// (burn's folded net, what training uses). The hand-written kernels
+    /// run `diag32` nets; `resnet8x8` nets always run in burn.
+    #[arg(long, default_value_t = InferenceKernels::PLAY, value_name = "KERNELS")]
+    pub kernels: InferenceKernels,
     /// Evaluate positions with a single legal move like any other (MCTS),
     /// instead of passing through them at no cost; for comparisons.
     #[arg(long)]
@@ -181,7 +189,7 @@ impl EngineArgs {
                 .with_tablebases(tb),
             ),
             EngineChoice::Net(path) => {
-                let evaluator = load_evaluator(path, "cpu")
+                let evaluator = load_evaluator(path, "cpu", self.kernels)
                     .map_err(|e| anyhow!("--engine net:{}: {e}", path.display()))?;
                 Box::new(
                     MctsEngine::new(

@@ -1,17 +1,19 @@
 //! Network speed on the CPU (`flex`): evaluator vs raw forward at several
-//! batch sizes, encode/decode cost, folded vs unfolded batch norm, and one
-//! Adam step. Short runs (10 samples); results go to docs/BENCHMARKS.md.
+//! batch sizes, encode/decode cost, folded vs unfolded batch norm, one
+//! Adam step, and the shipped diagonal net on each choice of kernels (burn,
+//! hand-written f32, int8) at the batch sizes the search uses. Short runs
+//! (10 samples); results go to docs/BENCHMARKS.md.
 //!
-//! `cargo bench -p shashki-net --bench evaluator` (filter with a name, e.g.
-//! `-- evaluator/default`).
+//! `cargo bench --workspace --bench evaluator` (filter with a name, e.g.
+//! `-- evaluator/default` or `-- kernels/`).
 
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use shashki_net::random_positions;
 use shashki_net::{
-    Device, INPUT_LEN, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator, SampleBatch, adam,
-    train_step,
+    Device, INPUT_LEN, InferenceKernels, InferenceNet, LossWeights, Net, NetConfig, NetEvaluator,
+    SampleBatch, adam, import_model, train_step,
 };
 use shashki_rules::{DrawState, MoveList, Position};
 use shashki_search::{EvalRequest, Evaluation};
@@ -88,6 +90,32 @@ fn evaluator_vs_raw(c: &mut Criterion) {
             });
             group.finish();
         }
+    }
+}
+
+/// `models/diag-2h` on burn, the hand-written f32 and the int8 kernels, in
+/// the same run: batches of 1 (a single leaf), 16 (one MCTS thread's
+/// leaves at play, `--batch` default) and 64 (the batching service).
+fn kernels(c: &mut Criterion) {
+    let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/diag-2h");
+    let checkpoint = import_model(&model).unwrap();
+    let positions = random_positions(5, 64);
+    let moves: Vec<MoveList> = positions.iter().map(Position::legal_moves).collect();
+    for n in [1, 16, 64] {
+        let reqs = requests(&positions[..n], &moves[..n]);
+        let mut out = vec![Evaluation::default(); n];
+        let mut group = c.benchmark_group(format!("kernels/diag-2h/{n}"));
+        group.throughput(Throughput::Elements(n as u64));
+        for kernels in InferenceKernels::ALL {
+            let net = checkpoint
+                .inference_net_with(&Device::flex(), kernels)
+                .unwrap();
+            let evaluator = NetEvaluator::new(net, 64);
+            group.bench_function(kernels.name(), |b| {
+                b.iter(|| evaluator.try_evaluate(black_box(&reqs), &mut out).unwrap())
+            });
+        }
+        group.finish();
     }
 }
 
@@ -178,6 +206,6 @@ criterion_group! {
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = encode_decode, folded_vs_valid, evaluator_vs_raw, adam_step
+    targets = kernels, encode_decode, folded_vs_valid, evaluator_vs_raw, adam_step
 }
 criterion_main!(benches);

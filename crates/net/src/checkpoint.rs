@@ -18,6 +18,7 @@ use crate::config::NetConfig;
 use crate::encoding::{ENCODING_VERSION, POLICY_LAYOUT_VERSION};
 use crate::error::NetError;
 use crate::inference::InferenceNet;
+use crate::kernels::InferenceKernels;
 use crate::kinds::check_tensors;
 use crate::model::Net;
 use crate::weights::{NamedTensor, check_finite, from_safetensors, to_safetensors};
@@ -88,6 +89,16 @@ impl Checkpoint {
     /// The folded inference network on `device`.
     pub fn inference_net(&self, device: &Device) -> Result<InferenceNet, NetError> {
         InferenceNet::from_tensors(&self.config, self.tensors.clone(), device)
+    }
+
+    /// The folded inference network on `device`, its host forward pass run
+    /// by `kernels` where they apply ([`InferenceNet::from_tensors_with`]).
+    pub fn inference_net_with(
+        &self,
+        device: &Device,
+        kernels: InferenceKernels,
+    ) -> Result<InferenceNet, NetError> {
+        InferenceNet::from_tensors_with(&self.config, self.tensors.clone(), device, kernels)
     }
 
     /// The file's bytes; fails if a weight is NaN or infinite.

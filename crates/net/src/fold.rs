@@ -97,11 +97,21 @@ impl<'a> Folder<'a> {
         Ok(bias)
     }
 
-    pub(crate) fn dense(&mut self, desc: &LinearDesc) -> Result<Dense, NetError> {
+    /// A fully connected layer's host weight `[in, out]` and bias.
+    pub(crate) fn dense_host(
+        &mut self,
+        desc: &LinearDesc,
+    ) -> Result<(Vec<f32>, Vec<f32>), NetError> {
         let (name, din, dout) = (&desc.name, desc.din, desc.dout);
         let weight = self.take(&format!("{name}.weight"), &[dout, din])?;
         let weight = transpose(&weight, dout, din);
         let bias = self.take(&format!("{name}.bias"), &[dout])?;
+        Ok((weight, bias))
+    }
+
+    pub(crate) fn dense(&mut self, desc: &LinearDesc) -> Result<Dense, NetError> {
+        let (din, dout) = (desc.din, desc.dout);
+        let (weight, bias) = self.dense_host(desc)?;
         Ok(Dense {
             weight: self.tensor(weight, [din, dout]),
             bias: self.tensor(bias, [dout]),

@@ -13,12 +13,14 @@ use crate::encoding::{BOARD, INPUT_LEN, INPUT_PLANES};
 use crate::error::NetError;
 use crate::fold::Folder;
 use crate::folded::FoldedTower;
+use crate::kernels::{InferenceKernels, KernelNet};
 use crate::kinds::{check_kind, describe};
 use crate::layers::host;
 use crate::model::Net;
 use crate::output::NetOutput;
 use crate::weights::NamedTensor;
 use burn::tensor::{Device, Tensor, TensorData};
+use std::sync::Arc;
 
 /// The folded layers of either kind.
 #[allow(clippy::large_enum_variant)] // one per evaluator, never in bulk
@@ -32,6 +34,9 @@ enum Folded {
 #[derive(Clone, Debug)]
 pub struct InferenceNet {
     folded: Folded,
+    /// The hand-written kernels [`InferenceNet::forward_host`] runs instead
+    /// of burn, if chosen (`diag32` on the CPU only).
+    kernels: Option<(InferenceKernels, Arc<KernelNet>)>,
     config: NetConfig,
     device: Device,
 }
@@ -50,7 +55,29 @@ impl InferenceNet {
         tensors: Vec<NamedTensor>,
         device: &Device,
     ) -> Result<InferenceNet, NetError> {
+        InferenceNet::from_tensors_with(config, tensors, device, InferenceKernels::Burn)
+    }
+
+    /// [`InferenceNet::from_tensors`], with [`InferenceNet::forward_host`]
+    /// run by `kernels` where they apply (a `diag32` net on the CPU; burn
+    /// otherwise, see [`InferenceNet::kernels`]).
+    pub fn from_tensors_with(
+        config: &NetConfig,
+        tensors: Vec<NamedTensor>,
+        device: &Device,
+        kernels: InferenceKernels,
+    ) -> Result<InferenceNet, NetError> {
         config.validate()?;
+        let hand_written = kernels != InferenceKernels::Burn
+            && config.kind == NetKind::Diag32
+            && *device == Device::flex();
+        let kernels = if hand_written {
+            let int8 = kernels == InferenceKernels::Int8;
+            let net = KernelNet::from_tensors(config, tensors.clone(), int8)?;
+            Some((kernels, Arc::new(net)))
+        } else {
+            None
+        };
         check_kind(config, &tensors)?;
         let desc = describe(config);
         let mut f = Folder::new(tensors, device);
@@ -61,6 +88,7 @@ impl InferenceNet {
         f.finish()?;
         Ok(InferenceNet {
             folded,
+            kernels,
             config: config.clone(),
             device: device.clone(),
         })
@@ -71,12 +99,19 @@ impl InferenceNet {
         &self.config
     }
 
+    /// The kernels [`InferenceNet::forward_host`] runs.
+    pub fn kernels(&self) -> InferenceKernels {
+        self.kernels
+            .as_ref()
+            .map_or(InferenceKernels::Burn, |(kind, _)| *kind)
+    }
+
     /// The device the weights live on.
     pub fn device(&self) -> &Device {
         &self.device
     }
 
-    /// Runs the network on `[n, 7, 8, 8]` inputs.
+    /// Runs the network on `[n, 7, 8, 8]` inputs (always burn's folded net).
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
         match &self.folded {
             Folded::Resnet8x8(net) => net.forward(input),
@@ -88,6 +123,9 @@ impl InferenceNet {
     /// and copies the outputs to the host.
     pub fn forward_host(&self, inputs: Vec<f32>, n: usize) -> Result<HostOutput, NetError> {
         debug_assert_eq!(inputs.len(), n * INPUT_LEN);
+        if let Some((_, net)) = &self.kernels {
+            return Ok(net.forward_host(&inputs, n));
+        }
         let input = Tensor::<4>::from_data(
             TensorData::new(inputs, [n, INPUT_PLANES, BOARD, BOARD]),
             &self.device,

@@ -41,6 +41,7 @@ pub mod export;
 mod fold;
 mod folded;
 pub mod inference;
+pub mod kernels;
 pub mod kinds;
 mod layers;
 mod layout;
@@ -68,6 +69,7 @@ pub use export::{
     sha256_hex,
 };
 pub use inference::{HostOutput, InferenceNet};
+pub use kernels::{InferenceKernels, KernelNet};
 pub use kinds::parameter_count;
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};
 pub use model::Net;

@@ -111,9 +111,10 @@ pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String>
             path,
             search,
             device,
+            kernels,
             batch,
         } => {
-            let evaluator = crate::net::load_evaluator(path, device)?;
+            let evaluator = crate::net::load_evaluator(path, device, *kernels)?;
             Box::new(net::Maker::new(evaluator, *search, *batch))
         }
         PlayerKind::External {
@@ -210,6 +211,23 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        match parse("net:models/NAME@sims=64") {
+            PlayerKind::Net { kernels, .. } => {
+                assert_eq!(kernels, shashki_net::InferenceKernels::PLAY, "play default");
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse("net:models/NAME@sims=64,kernels=f32") {
+            PlayerKind::Net { kernels, .. } => {
+                assert_eq!(kernels, shashki_net::InferenceKernels::F32);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            "net:models/NAME@kernels=fast"
+                .parse::<PlayerSpec>()
+                .is_err()
+        );
         match parse("net:models/NAME@sims=64,gumbel") {
             PlayerKind::Net { path, search, .. } => {
                 assert_eq!(path, PathBuf::from("models/NAME"));

@@ -1,4 +1,4 @@
-//! `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64]`,
+//! `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64][,kernels=int8]`,
 //! `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16]`: MCTS with a
 //! network checkpoint (file) or exported model (folder). The network is
 //! loaded once per match and serves every game through one batching
@@ -10,6 +10,7 @@ use super::mcts::{EvalSource, MctsPlayer, is_timed, search_option, timed_player}
 use super::options::{network_path_and_options, number, options};
 use crate::player::{GameSetup, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
 use crate::spec::{MctsSettings, PlayerKind};
+use shashki_net::InferenceKernels;
 use shashki_search::Evaluator;
 use shashki_search::batching::{BatchStats, BatchingEvaluator};
 use std::path::PathBuf;
@@ -33,14 +34,16 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
     let mut search = MctsSettings::default();
     let mut device = "cpu".to_string();
     let mut batch = 64;
+    let mut kernels = InferenceKernels::PLAY;
     for (key, value) in options(opts)? {
         match (key, value) {
             ("device", Some(v)) => device = v.to_string(),
             ("batch", Some(v)) => batch = number(key, v)?,
+            ("kernels", Some(v)) => kernels = v.parse()?,
             _ => {
                 if !search_option(&mut search, key, value)? {
                     return Err(format!(
-                        "unknown net option {key:?} (sims, movetime, threads, gumbel, puct, leaves, device, batch)"
+                        "unknown net option {key:?} (sims, movetime, threads, gumbel, puct, leaves, device, batch, kernels)"
                     ));
                 }
             }
@@ -50,6 +53,7 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
         path: PathBuf::from(path),
         search,
         device,
+        kernels,
         batch: batch.max(1),
     })
 }

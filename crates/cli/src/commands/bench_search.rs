@@ -74,7 +74,7 @@ fn raw_throughput(args: &Args, batch: usize) -> Result<Option<f64>> {
     let EngineChoice::Net(path) = &args.engine.engine else {
         return Ok(None);
     };
-    let evaluator = load_evaluator(path, "cpu").map_err(|e| anyhow!("{e}"))?;
+    let evaluator = load_evaluator(path, "cpu", args.engine.kernels).map_err(|e| anyhow!("{e}"))?;
     let games = random_positions(batch, 12, 7);
     let moves: Vec<Vec<_>> = games
         .iter()
@@ -108,8 +108,8 @@ pub fn run(args: Args) -> Result<()> {
     let raw = raw_throughput(&args, args.raw_batch)?;
     if let Some(rate) = raw {
         println!(
-            "raw evaluator, batch {}: {rate:.0} positions/s",
-            args.raw_batch
+            "raw evaluator ({} kernels), batch {}: {rate:.0} positions/s",
+            args.engine.kernels, args.raw_batch
         );
     }
     let mut engine = args.engine.build()?;
