@@ -15,7 +15,7 @@ use crate::learner::{Learner, StepReport};
 use crate::observer::Observer;
 use crate::run_dir::RunDir;
 use crate::seeds::net_seed;
-use shashki_net::{Checkpoint, Device, NetError, NetEvaluator};
+use shashki_net::{Checkpoint, Device, InferenceKernels, NetError, NetEvaluator};
 use shashki_selfplay::{ChunkSink, FinishedGame, Sample, SelfPlayStats, SelfPlayer};
 use std::path::Path;
 
@@ -143,6 +143,8 @@ pub struct MctsFamily {
     pub player: SelfPlayer,
     /// The compute device.
     pub device: Device,
+    /// How self-play runs the network (`[run] kernels`).
+    pub kernels: InferenceKernels,
 }
 
 impl Family for MctsFamily {
@@ -160,8 +162,10 @@ impl Family for MctsFamily {
     ) -> Result<SelfPlayStats, RunError> {
         let batch = self.player.batch_size();
         let evaluator = match best {
-            Some(ckpt) => NetEvaluator::new(ckpt.inference_net(&self.device)?, batch),
-            None => learner.evaluator(&self.device, batch)?,
+            Some(ckpt) => {
+                NetEvaluator::new(ckpt.inference_net_with(&self.device, self.kernels)?, batch)
+            }
+            None => learner.evaluator(&self.device, batch, self.kernels)?,
         };
         play_round(&mut self.player, &evaluator, games, last, sink, observer)
     }

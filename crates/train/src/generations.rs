@@ -78,6 +78,7 @@ pub fn train(
             let family = MctsFamily {
                 player,
                 device: options.device.clone(),
+                kernels: config.run.kernels,
             };
             let store = CheckpointStore::open(run.checkpoint_dir(), keep)?;
             run_generations(family, store, &run, &config, &options, observer, gatekeeper)

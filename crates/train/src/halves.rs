@@ -95,7 +95,10 @@ fn round_evaluator(
     let batch = config.selfplay.batch_size;
     let Some(model) = &options.model else {
         let learner = Learner::fresh(config, &options.device)?;
-        return Ok((learner.evaluator(&options.device, batch)?, 0));
+        return Ok((
+            learner.evaluator(&options.device, batch, config.run.kernels)?,
+            0,
+        ));
     };
     // An exported model folder (`models/NAME`) is a network too.
     let checkpoint: Checkpoint = if model.join(shashki_net::MODEL_JSON_FILE).is_file() {
@@ -109,7 +112,7 @@ fn round_evaluator(
             checkpoint.config.to_json()
         ));
     }
-    let net = checkpoint.inference_net(&options.device)?;
+    let net = checkpoint.inference_net_with(&options.device, config.run.kernels)?;
     Ok((NetEvaluator::new(net, batch), checkpoint.step))
 }
 

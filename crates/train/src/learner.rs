@@ -12,8 +12,8 @@ use burn::optim::grad_clipping::GradientClippingConfig;
 use burn::optim::momentum::MomentumConfig;
 use burn::optim::{AdamConfig, ModuleOptimizer, SgdConfig};
 use shashki_net::{
-    Checkpoint, Device, LossValues, LossWeights, Net, NetConfig, NetError, NetEvaluator,
-    SampleBatch, optimizer_from_bytes, optimizer_to_bytes, train_step,
+    Checkpoint, Device, InferenceKernels, InferenceNet, LossValues, LossWeights, Net, NetConfig,
+    NetError, NetEvaluator, SampleBatch, optimizer_from_bytes, optimizer_to_bytes, train_step,
 };
 use shashki_selfplay::Sample;
 
@@ -208,17 +208,18 @@ impl Learner {
     }
 
     /// An evaluator with the current weights on `device` (inference: batch
-    /// norm folded, no autodiff).
+    /// norm folded, no autodiff), run by `kernels` where they apply.
     pub fn evaluator(
         &self,
         device: &Device,
         preferred_batch: usize,
+        kernels: InferenceKernels,
     ) -> Result<NetEvaluator, NetError> {
-        NetEvaluator::from_net(
-            self.net(),
-            &device.clone().without_autodiff(),
-            preferred_batch,
-        )
+        let net = self.net();
+        let device = device.clone().without_autodiff();
+        let inference =
+            InferenceNet::from_tensors_with(net.config(), net.to_tensors()?, &device, kernels)?;
+        Ok(NetEvaluator::new(inference, preferred_batch))
     }
 }
 

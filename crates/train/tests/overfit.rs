@@ -82,7 +82,9 @@ fn learner_overfits_a_small_set_and_prefers_the_target_moves() {
     );
 
     // Inference (folded batch norm) picks the target move everywhere.
-    let evaluator = learner.evaluator(&device, 16).unwrap();
+    let evaluator = learner
+        .evaluator(&device, 16, shashki_net::InferenceKernels::Burn)
+        .unwrap();
     let move_lists: Vec<_> = positions.iter().map(|p| p.legal_moves()).collect();
     let requests: Vec<EvalRequest<'_>> = positions
         .iter()

@@ -20,7 +20,9 @@ fn first_game(seed: u64) -> FinishedGame {
         ..NetConfig::tiny()
     };
     let learner = Learner::new(&net, &TrainSection::default(), 5, &device).unwrap();
-    let evaluator = learner.evaluator(&device, 8).unwrap();
+    let evaluator = learner
+        .evaluator(&device, 8, shashki_net::InferenceKernels::F32)
+        .unwrap();
     let selfplay = SelfPlayConfig {
         threads: 1,
         games_in_flight: 4,
