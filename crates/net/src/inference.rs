@@ -17,7 +17,7 @@ use crate::kernels::{InferenceKernels, KernelNet};
 use crate::kinds::{check_kind, describe};
 use crate::layers::host;
 use crate::model::Net;
-use crate::output::NetOutput;
+use crate::output::{HostOutput, NetOutput};
 use crate::weights::NamedTensor;
 use burn::tensor::{Device, Tensor, TensorData};
 use std::sync::Arc;
@@ -137,15 +137,4 @@ impl InferenceNet {
             plies_left: out.plies_left.map(host).transpose()?,
         })
     }
-}
-
-/// Network outputs copied to the host, row-major.
-#[derive(Clone, Debug, Default)]
-pub struct HostOutput {
-    /// `n * 1024` policy logits.
-    pub policy: Vec<f32>,
-    /// `n * 3` W/D/L logits.
-    pub wdl: Vec<f32>,
-    /// `n` scaled plies-left predictions, if the head exists.
-    pub plies_left: Option<Vec<f32>>,
 }

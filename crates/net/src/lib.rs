@@ -68,12 +68,12 @@ pub use export::{
     MODEL_JSON_FILE, ModelJson, WEIGHTS_FILE, export_model, import_model, load_checkpoint_or_model,
     sha256_hex,
 };
-pub use inference::{HostOutput, InferenceNet};
+pub use inference::InferenceNet;
 pub use kernels::{InferenceKernels, KernelNet};
 pub use kinds::parameter_count;
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};
 pub use model::Net;
-pub use output::{NetOutput, PLIES_LEFT_SCALE};
+pub use output::{HostOutput, NetOutput, PLIES_LEFT_SCALE};
 pub use playouts::random_positions;
 pub use training::{LossValues, adam, optimizer_from_bytes, optimizer_to_bytes, train_step};
 pub use weights::NamedTensor;

@@ -15,3 +15,14 @@ pub struct NetOutput {
     /// Plies left divided by [`PLIES_LEFT_SCALE`], `[n, 1]`, if the head exists.
     pub plies_left: Option<Tensor<2>>,
 }
+
+/// Network outputs copied to the host, row-major.
+#[derive(Clone, Debug, Default)]
+pub struct HostOutput {
+    /// `n * 1024` policy logits.
+    pub policy: Vec<f32>,
+    /// `n * 3` W/D/L logits.
+    pub wdl: Vec<f32>,
+    /// `n` scaled plies-left predictions, if the head exists.
+    pub plies_left: Option<Vec<f32>>,
+}

@@ -12,8 +12,8 @@ use crate::diag::SQUARES;
 use crate::encoding::{CELL_OF_SQUARE, INPUT_LEN, INPUT_PLANES, PLANE_LEN, POLICY_LEN};
 use crate::error::NetError;
 use crate::fold::Folder;
-use crate::inference::HostOutput;
 use crate::kinds::{check_kind, describe};
+use crate::output::HostOutput;
 use crate::weights::NamedTensor;
 use burn::tensor::Device;
 
