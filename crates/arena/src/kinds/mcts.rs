@@ -176,17 +176,11 @@ impl MctsPlayer {
         }
     }
 
-    /// A new search from `game`, probing the tables when they follow its
-    /// rules (a match checks that they do).
+    /// A new search from `game`, probing the tables; tables of other
+    /// rules are refused by `set_tablebases` and the search goes without.
     fn new_search(&self, game: &Game) -> Result<Search, shashki_search::SearchError> {
         let mut search = Search::new(game.clone(), self.config.clone())?;
-        let tablebases = self.tablebases.clone();
-        if tablebases
-            .as_ref()
-            .is_some_and(|tb| tb.follows(game.rules()))
-        {
-            search.set_tablebases(tablebases)?;
-        }
+        let _ = search.set_tablebases(self.tablebases.clone());
         Ok(search)
     }
 }
