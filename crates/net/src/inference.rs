@@ -44,7 +44,17 @@ pub struct InferenceNet {
 impl InferenceNet {
     /// Folds a trained network onto `device`.
     pub fn from_net(net: &Net, device: &Device) -> Result<InferenceNet, NetError> {
-        InferenceNet::from_tensors(net.config(), net.to_tensors()?, device)
+        InferenceNet::from_net_with(net, device, InferenceKernels::Burn)
+    }
+
+    /// Like [`InferenceNet::from_net`], run by `kernels` where they apply
+    /// (see [`InferenceNet::from_tensors_with`]).
+    pub fn from_net_with(
+        net: &Net,
+        device: &Device,
+        kernels: InferenceKernels,
+    ) -> Result<InferenceNet, NetError> {
+        InferenceNet::from_tensors_with(net.config(), net.to_tensors()?, device, kernels)
     }
 
     /// Builds the folded network from the stable named tensors (as

@@ -215,10 +215,8 @@ impl Learner {
         preferred_batch: usize,
         kernels: InferenceKernels,
     ) -> Result<NetEvaluator, NetError> {
-        let net = self.net();
         let device = device.clone().without_autodiff();
-        let inference =
-            InferenceNet::from_tensors_with(net.config(), net.to_tensors()?, &device, kernels)?;
+        let inference = InferenceNet::from_net_with(self.net(), &device, kernels)?;
         Ok(NetEvaluator::new(inference, preferred_batch))
     }
 }
