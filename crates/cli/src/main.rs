@@ -14,6 +14,7 @@ mod arena_gate;
 mod builtin_engine;
 mod commands;
 mod engine_choice;
+mod nnue_layout;
 mod progress;
 mod run_options;
 mod signals;

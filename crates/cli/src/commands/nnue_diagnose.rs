@@ -2,6 +2,7 @@
 //! Argument handling only; the measurements are in
 //! `shashki_train::diagnose`.
 
+use crate::nnue_layout::NnueLayoutArgs;
 use anyhow::{Context, Result, bail};
 use shashki_nnue::{QuantNet, load_engine_net, save_model};
 use shashki_rules::DrawRules;
@@ -112,15 +113,8 @@ enum Command {
         /// Passes over it.
         #[arg(long, default_value_t = 50)]
         epochs: usize,
-        /// Accumulator width.
-        #[arg(long, default_value_t = 128)]
-        ft: usize,
-        /// The two hidden widths.
-        #[arg(long, num_args = 2, value_delimiter = ',', default_values_t = [32, 32])]
-        hidden: Vec<usize>,
-        /// Output stacks: single, phase4, pieces8.
-        #[arg(long, default_value = "single")]
-        stacks: shashki_nnue::Stacks,
+        #[command(flatten)]
+        layout: NnueLayoutArgs,
         /// Target blend, as `[nnue] lambda`.
         #[arg(long, default_value_t = 0.5)]
         lambda: f32,
@@ -179,9 +173,7 @@ pub fn run(args: Args) -> Result<()> {
             chunks,
             samples,
             epochs,
-            ft,
-            hidden,
-            stacks,
+            layout,
             lambda,
             batch_size,
             learning_rate,
@@ -190,11 +182,7 @@ pub fn run(args: Args) -> Result<()> {
             out,
         } => {
             let fit = CapacityFit {
-                arch: shashki_nnue::Architecture {
-                    ft,
-                    hidden: [hidden[0], hidden[1]],
-                    stacks,
-                },
+                arch: layout.architecture(),
                 lambda,
                 epochs,
                 batch_size,

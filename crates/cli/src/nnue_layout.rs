@@ -1,0 +1,30 @@
+//! The NNUE layout options that `nnue-init` and `nnue-diagnose capacity`
+//! share: one set of flags, one conversion to an [`Architecture`].
+
+use shashki_nnue::{Architecture, Stacks};
+
+/// `--ft`, `--hidden`, `--stacks`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct NnueLayoutArgs {
+    /// Accumulator width per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 128)]
+    pub ft: usize,
+    /// Widths of the two hidden layers (the first a multiple of 32).
+    #[arg(long, num_args = 2, value_delimiter = ',', default_values_t = [32, 32])]
+    pub hidden: Vec<usize>,
+    /// Output layer stacks by phase: single, phase4, pieces8.
+    #[arg(long, default_value = "single")]
+    pub stacks: Stacks,
+}
+
+impl NnueLayoutArgs {
+    /// The architecture these options name (`--hidden` takes exactly two
+    /// widths).
+    pub fn architecture(&self) -> Architecture {
+        Architecture {
+            ft: self.ft,
+            hidden: [self.hidden[0], self.hidden[1]],
+            stacks: self.stacks,
+        }
+    }
+}
