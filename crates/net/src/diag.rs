@@ -81,18 +81,18 @@ pub fn tap_index(taps: usize) -> Vec<i64> {
 #[derive(Clone, Debug)]
 pub(crate) struct Geometry {
     cells: Tensor<1, Int>,
-    taps: Tensor<1, Int>,
+    /// [`tap_index`] on the host: the gather index of a batch is built from
+    /// it (see [`Geometry::gather`]).
+    taps: Vec<i64>,
     tap_count: usize,
 }
 
 impl Geometry {
     pub(crate) fn new(tap_count: usize, device: &Device) -> Geometry {
         let cells: Vec<i64> = CELL_OF_SQUARE.iter().map(|&c| c as i64).collect();
-        let taps = tap_index(tap_count);
-        let len = taps.len();
         Geometry {
             cells: Tensor::from_data(TensorData::new(cells, [SQUARES]), device),
-            taps: Tensor::from_data(TensorData::new(taps, [len]), device),
+            taps: tap_index(tap_count),
             tap_count,
         }
     }
@@ -109,13 +109,31 @@ impl Geometry {
 
     /// `[n * 32, c]` -> `[n * 32, taps * c]`: each square's row followed by
     /// its neighbours' rows (zeros off the board).
+    ///
+    /// One select of whole rows of a 2-D tensor (a zero row appended for the
+    /// off-board taps): its backward, a row-wise add, is several times
+    /// faster on the CPU backend than that of a select along the middle axis
+    /// of `[n, 33, c]`, which adds element by element (a quarter of a
+    /// training step's time went there).
     pub(crate) fn gather(&self, x: Tensor<2>) -> Tensor<2> {
         let [rows, c] = x.dims();
-        let n = rows / SQUARES;
-        let x = x.reshape([n, SQUARES, c]);
-        let padded = Tensor::cat(vec![x.clone(), Tensor::zeros([n, 1, c], &x.device())], 1);
-        padded
-            .select(1, self.taps.clone())
+        let device = x.device();
+        let zero_row = rows as i64;
+        let index: Vec<i64> = (0..rows / SQUARES)
+            .flat_map(|position| {
+                let base = (position * SQUARES) as i64;
+                self.taps.iter().map(move |&square| {
+                    if square == OFF_BOARD as i64 {
+                        zero_row
+                    } else {
+                        base + square
+                    }
+                })
+            })
+            .collect();
+        let len = index.len();
+        Tensor::cat(vec![x, Tensor::zeros([1, c], &device)], 0)
+            .select(0, Tensor::from_data(TensorData::new(index, [len]), &device))
             .reshape([rows, self.tap_count * c])
     }
 }
@@ -306,6 +324,47 @@ mod tests {
             }
         }
         assert_eq!(tap_index(5).len(), 160);
+    }
+
+    #[test]
+    fn the_gather_and_its_gradient_follow_the_taps() {
+        let device = Device::flex().autodiff();
+        let (n, c, taps) = (2, 3, 9);
+        let values: Vec<f32> = (0..n * SQUARES * c).map(|v| v as f32 * 0.5 - 7.0).collect();
+        let x = Tensor::<2>::from_data(TensorData::new(values.clone(), [n * SQUARES, c]), &device)
+            .require_grad();
+        let gathered = Geometry::new(taps, &device).gather(x.clone());
+        assert_eq!(gathered.dims(), [n * SQUARES, taps * c]);
+        let got: Vec<f32> = gathered.clone().into_data().to_vec().unwrap();
+        // Every gathered value is its tap's row (zero off the board), and
+        // each row's gradient counts the taps that read it.
+        let mut readers = vec![0.0f32; n * SQUARES];
+        for p in 0..n {
+            for s in 0..SQUARES {
+                for t in 0..taps {
+                    let tap = tap_square(s, t);
+                    for k in 0..c {
+                        let want = if tap == OFF_BOARD {
+                            0.0
+                        } else {
+                            values[(p * SQUARES + tap) * c + k]
+                        };
+                        assert_eq!(got[(p * SQUARES + s) * taps * c + t * c + k], want);
+                    }
+                    if tap != OFF_BOARD {
+                        readers[p * SQUARES + tap] += 1.0;
+                    }
+                }
+            }
+        }
+        let grads = gathered.sum().backward();
+        let grad: Vec<f32> = x.grad(&grads).unwrap().into_data().to_vec().unwrap();
+        for (row, &count) in readers.iter().enumerate() {
+            assert!(
+                grad[row * c..(row + 1) * c].iter().all(|&g| g == count),
+                "row {row}"
+            );
+        }
     }
 
     #[test]
