@@ -10,9 +10,12 @@
 //! never a leaf); move ordering by table move, capture size, killers and
 //! history; Lazy SMP (helper threads search the same root and share the
 //! table). Every node is judged by the [`Game`] arbiter, so repetitions and
-//! the counting draw rules are exact along the searched line. The table,
-//! killers and history are cleared at the start of each search, so a
-//! fixed-depth search on one thread is deterministic.
+//! the counting draw rules are exact along the searched line. Killers and
+//! history are cleared at the start of each search. A timed search keeps
+//! the table the earlier moves of the game filled (aged: this search's
+//! results replace theirs), as Stockfish does; a fixed-depth or fixed-node
+//! search starts from an empty one, so on one thread it is deterministic
+//! and reproducible move by move.
 
 mod eval;
 mod ordering;
@@ -130,8 +133,9 @@ impl AbResult {
     }
 }
 
-/// The alpha-beta engine. Holds its tables between searches (to reuse the
-/// memory), but clears them at the start of each.
+/// The alpha-beta engine. Holds its tables between searches: the
+/// transposition table's entries carry over to the next timed search of
+/// the game (see the module docs); [`Engine::new_game`] empties it.
 pub struct AlphaBeta {
     config: AbConfig,
     eval: Box<dyn StaticEval>,
@@ -200,7 +204,11 @@ impl AlphaBeta {
         progress: &mut dyn FnMut(&AbResult),
     ) -> AbResult {
         let start = Instant::now();
-        self.tt.clear();
+        if limits.time_budget(game.side_to_move()).is_some() || limits.infinite {
+            self.tt.age();
+        } else {
+            self.tt.forget();
+        }
         self.orderer.clear();
         let max_depth = match limits.depth {
             Some(depth) if !limits.infinite => depth,
@@ -430,7 +438,7 @@ impl Engine for AlphaBeta {
     }
 
     fn new_game(&mut self) {
-        self.tt.clear();
+        self.tt.forget();
         self.orderer.clear();
     }
 

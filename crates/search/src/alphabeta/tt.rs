@@ -7,10 +7,13 @@
 //! best move is stored as its index in the node's generated move list,
 //! which is deterministic for a position.
 //!
-//! Every entry carries the number of the search that stored it; starting a
-//! new search bumps the number, which empties the table in O(1) (old entries
-//! are invisible), so fixed-depth searches stay deterministic without
-//! wiping megabytes before every move.
+//! Every entry carries the number of the search that stored it. A search
+//! either starts from an empty table ([`TranspositionTable::forget`]: the
+//! numbers so far become invisible, O(1), so fixed-depth searches stay
+//! deterministic without wiping megabytes before every move) or keeps what
+//! the previous searches of the game found ([`TranspositionTable::age`]:
+//! their entries still answer probes, but any result of the new search may
+//! replace them).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -47,8 +50,10 @@ struct Slot {
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     mask: usize,
-    /// The current search; entries of other searches count as empty.
+    /// The current search's number.
     generation: u8,
+    /// The oldest search whose entries still count; older ones are empty.
+    oldest: u8,
 }
 
 impl Entry {
@@ -103,6 +108,7 @@ impl TranspositionTable {
                 .collect(),
             mask: len - 1,
             generation: 1,
+            oldest: 1,
         }
     }
 
@@ -114,7 +120,19 @@ impl TranspositionTable {
 
     /// Empties the table for a new search (a new search starts from a clean
     /// table, which keeps fixed-depth searches deterministic).
-    pub fn clear(&mut self) {
+    pub fn forget(&mut self) {
+        self.next_generation();
+        self.oldest = self.generation;
+    }
+
+    /// Starts a new search that keeps the entries of the earlier ones (the
+    /// moves before in the same game): they answer probes until a result of
+    /// this search replaces them, whatever its depth.
+    pub fn age(&mut self) {
+        self.next_generation();
+    }
+
+    fn next_generation(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // After 255 searches the numbers come round: wipe for real.
@@ -123,12 +141,14 @@ impl TranspositionTable {
                 *slot.data.get_mut() = 0;
             }
             self.generation = 1;
+            self.oldest = 1;
         }
     }
 
-    /// The entry stored for `key` in this search, if its slot holds it.
+    /// The entry stored for `key` by a search that still counts, if its slot
+    /// holds it, with whether this search stored it.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    fn lookup(&self, key: u64) -> Option<(Entry, bool)> {
         let slot = &self.slots[key as usize & self.mask];
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
@@ -136,14 +156,24 @@ impl TranspositionTable {
             return None;
         }
         let (entry, generation) = Entry::unpack(data);
-        (generation == self.generation).then_some(entry)
+        (self.oldest..=self.generation)
+            .contains(&generation)
+            .then_some((entry, generation == self.generation))
     }
 
-    /// Stores a result, keeping a deeper result of the same position.
+    /// The entry stored for `key`, if its slot holds one that still counts.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.lookup(key).map(|(entry, _)| entry)
+    }
+
+    /// Stores a result, keeping a deeper result of the same position from
+    /// this search (an earlier search's gives way).
     #[inline]
     pub fn store(&self, key: u64, entry: Entry) {
         let slot = &self.slots[key as usize & self.mask];
-        if let Some(old) = self.probe(key)
+        if let Some((old, current)) = self.lookup(key)
+            && current
             && old.depth > entry.depth
         {
             return;
@@ -183,7 +213,7 @@ mod tests {
         tt.store(other, entry(1, 40));
         assert!(tt.probe(42).is_none());
         assert_eq!(tt.probe(other).unwrap().score, 40);
-        tt.clear();
+        tt.forget();
         assert!(tt.probe(other).is_none());
         // After a clear, a shallow result may replace the old deep one.
         tt.store(other, entry(0, 50));
@@ -208,6 +238,35 @@ mod tests {
     }
 
     #[test]
+    fn an_aged_table_keeps_earlier_entries_until_this_search_replaces_them() {
+        let mut tt = TranspositionTable::new(1);
+        let entry = |depth, score| Entry {
+            best_move: Some(1),
+            score,
+            depth,
+            bound: Bound::Exact,
+        };
+        tt.store(7, entry(9, 10));
+        tt.age();
+        assert_eq!(tt.probe(7), Some(entry(9, 10)), "kept for the next move");
+        tt.store(7, entry(2, 20));
+        assert_eq!(
+            tt.probe(7),
+            Some(entry(2, 20)),
+            "an older deep entry gives way"
+        );
+        tt.store(7, entry(1, 30));
+        assert_eq!(
+            tt.probe(7),
+            Some(entry(2, 20)),
+            "this search's deeper entry stays"
+        );
+        tt.age();
+        tt.forget();
+        assert_eq!(tt.probe(7), None, "forget hides every earlier search");
+    }
+
+    #[test]
     fn wrapped_generations_wipe_the_table() {
         let mut tt = TranspositionTable::new(1);
         let entry = Entry {
@@ -218,7 +277,7 @@ mod tests {
         };
         tt.store(9, entry);
         for _ in 0..255 {
-            tt.clear();
+            tt.age();
         }
         // The generation is back at 1, where the entry was stored: the wipe
         // must have removed it.
