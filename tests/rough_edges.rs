@@ -151,6 +151,28 @@ fn messages_say_what_is_wrong() {
         "{err}"
     );
 
+    // Both ways of writing the two hidden widths; a third is refused.
+    let dir = temp_dir("hidden");
+    for (name, widths) in [("spaces", &["64", "32"][..]), ("comma", &["64,32"][..])] {
+        let out = dir.join(name);
+        let mut args = vec!["nnue-init", "--out", s(&out), "--hidden"];
+        args.extend_from_slice(widths);
+        let (ok, text, err) = shashki(&args);
+        assert!(ok && text.contains("hidden [64, 32]"), "{text}{err}");
+    }
+    let (ok, _, err) = shashki(&[
+        "nnue-init",
+        "--out",
+        s(&dir.join("three")),
+        "--hidden",
+        "64,32,16",
+    ]);
+    assert!(
+        !ok && err.contains("--hidden takes the widths of both hidden layers"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+
     let dir = temp_dir("messages");
     let file = dir.join("afile");
     std::fs::write(&file, "x").unwrap();

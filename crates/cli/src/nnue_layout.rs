@@ -9,8 +9,9 @@ pub struct NnueLayoutArgs {
     /// Accumulator width per perspective (a multiple of 16).
     #[arg(long, default_value_t = 128)]
     pub ft: usize,
-    /// Widths of the two hidden layers (the first a multiple of 32).
-    #[arg(long, num_args = 2, value_delimiter = ',', default_values_t = [32, 32])]
+    /// Widths of the two hidden layers (the first a multiple of 32):
+    /// `--hidden 64 32` or `--hidden 64,32`.
+    #[arg(long, num_args = 1..=2, value_delimiter = ',', default_values_t = [32, 32])]
     pub hidden: Vec<usize>,
     /// Output layer stacks by phase: single, phase4, pieces8.
     #[arg(long, default_value = "single")]
@@ -18,13 +19,19 @@ pub struct NnueLayoutArgs {
 }
 
 impl NnueLayoutArgs {
-    /// The architecture these options name (`--hidden` takes exactly two
-    /// widths).
-    pub fn architecture(&self) -> Architecture {
-        Architecture {
+    /// The architecture these options name; an error unless `--hidden`
+    /// got exactly two widths.
+    pub fn architecture(&self) -> anyhow::Result<Architecture> {
+        let &[first, second] = self.hidden.as_slice() else {
+            anyhow::bail!(
+                "--hidden takes the widths of both hidden layers (`--hidden 64 32` or `--hidden 64,32`), got {:?}",
+                self.hidden
+            );
+        };
+        Ok(Architecture {
             ft: self.ft,
-            hidden: [self.hidden[0], self.hidden[1]],
+            hidden: [first, second],
             stacks: self.stacks,
-        }
+        })
     }
 }

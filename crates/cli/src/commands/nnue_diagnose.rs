@@ -182,7 +182,7 @@ pub fn run(args: Args) -> Result<()> {
             out,
         } => {
             let fit = CapacityFit {
-                arch: layout.architecture(),
+                arch: layout.architecture()?,
                 lambda,
                 epochs,
                 batch_size,

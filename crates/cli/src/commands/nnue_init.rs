@@ -22,7 +22,7 @@ pub struct Args {
 
 /// Runs `shashki nnue-init`.
 pub fn run(args: Args) -> Result<()> {
-    let arch = args.layout.architecture();
+    let arch = args.layout.architecture()?;
     let net = FloatNet::random(&arch, args.seed)?;
     save_model(&net, 0, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
     println!(
