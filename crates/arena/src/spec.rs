@@ -87,6 +87,12 @@ pub struct MctsSettings {
     pub movetime: Option<Duration>,
     /// Search threads of a timed player (default: one per core).
     pub threads: Option<usize>,
+    /// Evaluations a timed player caches, shared by its threads and kept
+    /// from move to move (default: the search's default; 0: none).
+    pub cache_entries: Option<usize>,
+    /// Evaluate positions with one legal move like any other, instead of
+    /// passing through them (how the search worked before; for comparisons).
+    pub evaluate_forced: bool,
 }
 
 impl Default for MctsSettings {
@@ -97,6 +103,8 @@ impl Default for MctsSettings {
             leaves_per_batch: 1,
             movetime: None,
             threads: None,
+            cache_entries: None,
+            evaluate_forced: false,
         }
     }
 }

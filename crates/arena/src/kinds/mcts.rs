@@ -6,6 +6,11 @@
 //! a time rather than a number of simulations: it searches with `threads`
 //! threads (default: one per core) and `leaves` leaves per thread and
 //! evaluator call.
+//!
+//! `cache=N` sets how many evaluations a timed player keeps (0: none) and
+//! `evaluate_forced` makes it evaluate positions with a single legal move
+//! instead of passing through them: both reproduce the search as it was
+//! before issue 25, for comparisons.
 
 use super::Kind;
 use super::options::{number, options};
@@ -41,7 +46,7 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
             rollouts = number(key, v)?;
         } else if !search_option(&mut search, key, value)? {
             return Err(format!(
-                "unknown mcts option {key:?} (sims, movetime, threads, gumbel, puct, leaves, rollouts)"
+                "unknown mcts option {key:?} (sims, movetime, threads, gumbel, puct, leaves, cache, evaluate_forced, rollouts)"
             ));
         }
     }
@@ -61,6 +66,8 @@ pub(crate) fn search_option(
             search.movetime = Some(Duration::from_millis(number::<u64>(key, v)?.max(1)))
         }
         ("threads", Some(v)) => search.threads = Some(number::<usize>(key, v)?.clamp(1, 256)),
+        ("cache", Some(v)) => search.cache_entries = Some(number(key, v)?),
+        ("evaluate_forced", None) => search.evaluate_forced = true,
         ("gumbel", None) => search.algorithm = Algorithm::Gumbel,
         ("puct", None) => search.algorithm = Algorithm::Puct,
         _ => return Ok(false),
@@ -120,7 +127,7 @@ pub(crate) fn timed_player<E: Evaluator + 'static>(
     let engine = MctsEngine::new(evaluator, config, setup.seed, label)
         .map_err(|e| PlayerFailure::Internal(e.to_string()))?
         .with_threads(threads)
-        .with_cache(DEFAULT_CACHE_ENTRIES)
+        .with_cache(search.cache_entries.unwrap_or(DEFAULT_CACHE_ENTRIES))
         .with_tablebases(setup.tablebases.cloned());
     let limits = SearchLimits {
         movetime: search.movetime,
@@ -138,6 +145,7 @@ fn play_config(settings: &MctsSettings) -> SearchConfig {
     config.leaves_per_batch = settings.leaves_per_batch.max(1);
     config.root_noise = false;
     config.temperature = 0.0;
+    config.pass_forced_moves = !settings.evaluate_forced;
     config
 }
 

@@ -223,6 +223,24 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        match parse("net:models/NAME@movetime=1000,cache=0,evaluate_forced") {
+            PlayerKind::Net { search, .. } => {
+                assert_eq!(
+                    (search.cache_entries, search.evaluate_forced),
+                    (Some(0), true)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse("net:models/NAME@movetime=1000") {
+            PlayerKind::Net { search, .. } => {
+                assert_eq!(
+                    (search.cache_entries, search.evaluate_forced),
+                    (None, false)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
         assert!(
             "net:models/NAME@kernels=fast"
                 .parse::<PlayerSpec>()

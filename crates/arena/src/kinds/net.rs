@@ -1,5 +1,5 @@
 //! `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64][,kernels=int8]`,
-//! `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16]`: MCTS with a
+//! `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16][,cache=0][,evaluate_forced]`: MCTS with a
 //! network checkpoint (file) or exported model (folder). The network is
 //! loaded once per match and serves every game through one batching
 //! service; a timed player (default 16 leaves per call) searches on the
@@ -43,7 +43,7 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
             _ => {
                 if !search_option(&mut search, key, value)? {
                     return Err(format!(
-                        "unknown net option {key:?} (sims, movetime, threads, gumbel, puct, leaves, device, batch, kernels)"
+                        "unknown net option {key:?} (sims, movetime, threads, gumbel, puct, leaves, cache, evaluate_forced, device, batch, kernels)"
                     ));
                 }
             }
