@@ -335,7 +335,7 @@ mod tests {
             .require_grad();
         let gathered = Geometry::new(taps, &device).gather(x.clone());
         assert_eq!(gathered.dims(), [n * SQUARES, taps * c]);
-        let got: Vec<f32> = gathered.clone().into_data().to_vec().unwrap();
+        let got: Vec<f32> = gathered.clone().into_data().try_to_vec().unwrap();
         // Every gathered value is its tap's row (zero off the board), and
         // each row's gradient counts the taps that read it.
         let mut readers = vec![0.0f32; n * SQUARES];
@@ -358,7 +358,7 @@ mod tests {
             }
         }
         let grads = gathered.sum().backward();
-        let grad: Vec<f32> = x.grad(&grads).unwrap().into_data().to_vec().unwrap();
+        let grad: Vec<f32> = x.grad(&grads).unwrap().into_data().try_to_vec().unwrap();
         for (row, &count) in readers.iter().enumerate() {
             assert!(
                 grad[row * c..(row + 1) * c].iter().all(|&g| g == count),
