@@ -4,6 +4,9 @@
 //!   run, docs/RESULTS.md) at 64 simulations against `ab:depth=2`;
 //! - `diag-2h` (MCTS with the diagonal net, the end of the second run) at
 //!   64 simulations against the same `ab:depth=2`;
+//! - `diag-fast-2h` (the same net kind, size and config after issue 25's
+//!   faster self-play and training) likewise: an untrained net of its
+//!   shape is the one `diag-2h`'s test plays;
 //! - `nnue-2h` (alpha-beta with the NNUE evaluation, the from-zero NNUE
 //!   run) against the hand evaluation at the same fixed depth.
 //!
@@ -125,6 +128,11 @@ fn shipped_diagonal_mcts_model_scores_at_least_70_percent_against_alpha_beta_dep
 #[test]
 fn an_untrained_diagonal_net_of_the_same_shape_fails_the_same_test() {
     untrained_mcts_net_fails("diag-2h", MCTS_OPPONENT);
+}
+
+#[test]
+fn shipped_diag_fast_mcts_model_scores_at_least_70_percent_against_alpha_beta_depth_2() {
+    assert_passes(&mcts_player(&shipped("diag-fast-2h")), MCTS_OPPONENT);
 }
 
 #[test]
