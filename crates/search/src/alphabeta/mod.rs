@@ -204,7 +204,8 @@ impl AlphaBeta {
         progress: &mut dyn FnMut(&AbResult),
     ) -> AbResult {
         let start = Instant::now();
-        if limits.time_budget(game.side_to_move()).is_some() || limits.infinite {
+        let budget = limits.time_budget(game.side_to_move());
+        if budget.is_some() || limits.infinite {
             self.tt.age();
         } else {
             self.tt.forget();
@@ -229,7 +230,6 @@ impl AlphaBeta {
             result.elapsed = start.elapsed();
             return result;
         }
-        let budget = limits.time_budget(game.side_to_move());
         // A forced move under a time limit: one iteration for the score, then answer.
         let max_depth = if budget.is_some() && game.legal_moves().len() == 1 {
             1

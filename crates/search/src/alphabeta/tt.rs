@@ -188,17 +188,22 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    /// A stored result of `depth` and `score` (the move and bound do not
+    /// matter to the replacement rules).
+    fn entry(depth: u8, score: i32) -> Entry {
+        Entry {
+            best_move: Some(3),
+            score,
+            depth,
+            bound: Bound::Lower,
+        }
+    }
+
     #[test]
     fn size_is_bounded_and_replacement_prefers_depth() {
         let mut tt = TranspositionTable::new(1);
         assert!(tt.capacity() * std::mem::size_of::<Slot>() <= 1 << 20);
         assert!(tt.capacity().is_power_of_two());
-        let entry = |depth, score| Entry {
-            best_move: Some(3),
-            score,
-            depth,
-            bound: Bound::Lower,
-        };
         tt.store(42, entry(5, 10));
         tt.store(42, entry(3, 20));
         assert_eq!(
@@ -240,12 +245,6 @@ mod tests {
     #[test]
     fn an_aged_table_keeps_earlier_entries_until_this_search_replaces_them() {
         let mut tt = TranspositionTable::new(1);
-        let entry = |depth, score| Entry {
-            best_move: Some(1),
-            score,
-            depth,
-            bound: Bound::Exact,
-        };
         tt.store(7, entry(9, 10));
         tt.age();
         assert_eq!(tt.probe(7), Some(entry(9, 10)), "kept for the next move");
