@@ -10,8 +10,13 @@ use shashki_search::alphabeta::{EvalWeights, HandEval, MATE, MATE_BOUND, StaticE
 use shashki_search::{AbConfig, AlphaBeta, Score, SearchLimits};
 
 fn small_engine() -> AlphaBeta {
+    engine_on(1)
+}
+
+fn engine_on(threads: usize) -> AlphaBeta {
     AlphaBeta::new(AbConfig {
         tt_megabytes: 4,
+        threads,
         ..AbConfig::default()
     })
 }
@@ -21,20 +26,21 @@ fn game_from(fen: &str) -> Game {
 }
 
 /// Searches `fen` and checks the best move and the exact mate score
-/// (`plies` half-moves to the end; negative when the side to move loses).
+/// (`plies` half-moves to the end; negative when the side to move loses),
+/// on one thread and on two (Lazy SMP with shared work).
 fn assert_forced(fen: &str, depth: u32, best: Option<&str>, plies: i32) {
-    for flip in [false, true] {
+    for (flip, threads) in [(false, 1), (true, 1), (false, 2), (true, 2)] {
         let mut position = Position::from_fen(fen).unwrap();
         if flip {
             // The same position with colours swapped must give the same answer.
             position = position.flipped();
         }
         let game = Game::new(position);
-        let result = small_engine().search(&game, &SearchLimits::depth(depth));
+        let result = engine_on(threads).search(&game, &SearchLimits::depth(depth));
         assert_eq!(
             result.score_kind(),
             Score::Mate(plies),
-            "{fen} flipped={flip}: {result:?}"
+            "{fen} flipped={flip} threads={threads}: {result:?}"
         );
         if let Some(best) = best {
             let mv = result.best_move.expect("a move exists");

@@ -9,7 +9,8 @@
 //! draw-rule state; capture quiescence (a position where a capture is due is
 //! never a leaf); move ordering by table move, capture size, killers and
 //! history; Lazy SMP (helper threads search the same root and share the
-//! table). Every node is judged by the [`Game`] arbiter, so repetitions and
+//! table) with simplified ABDADA (a node defers the later moves another
+//! thread is inside). Every node is judged by the [`Game`] arbiter, so repetitions and
 //! the counting draw rules are exact along the searched line. Killers and
 //! history are cleared at the start of each search. A timed search keeps
 //! the table the earlier moves of the game filled (aged: this search's
@@ -17,6 +18,7 @@
 //! search starts from an empty one, so on one thread it is deterministic
 //! and reproducible move by move.
 
+mod busy;
 mod eval;
 mod ordering;
 mod search;
@@ -30,6 +32,7 @@ pub use static_eval::StaticEval;
 use crate::engine::{Engine, Score, SearchReport};
 use crate::limits::{SearchLimits, StopHandle};
 use crate::tablebase::{self, Tablebases};
+use busy::BusyMoves;
 use ordering::MoveOrderer;
 use search::{Completed, INFINITY, SearchOptions, Searcher, Shared, tablebase_score};
 use shashki_rules::{Game, Move};
@@ -242,6 +245,7 @@ impl AlphaBeta {
         let stop = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
         let helper_best = Mutex::new(None);
+        let busy = (self.config.threads > 1).then(BusyMoves::default);
         let shared = Shared {
             tt: &self.tt,
             stop: &stop,
@@ -254,6 +258,7 @@ impl AlphaBeta {
                 .as_deref()
                 .filter(|tb| tb.follows(game.rules())),
             helper_best: &helper_best,
+            busy: busy.as_ref(),
         };
         // A root in the tables reports their verdict and DTZ; the search
         // still picks the move (its children are probed).

@@ -2,6 +2,7 @@
 //! after the first move), late move reductions, capture quiescence, the
 //! shared transposition table and the game arbiter at every node.
 
+use super::busy::{self, BusyMoves};
 use super::ordering::{MAX_PLY, MoveOrderer, pick_next};
 use super::static_eval::StaticEval;
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -111,6 +112,8 @@ pub struct Shared<'a> {
     pub tablebases: Option<&'a Tablebases>,
     /// The deepest iteration a Lazy SMP helper completed.
     pub helper_best: &'a Mutex<Option<Completed>>,
+    /// The moves threads are inside (`None` on one thread).
+    pub busy: Option<&'a BusyMoves>,
 }
 
 /// A completed iteration of one thread: its depth, score and line.
@@ -158,6 +161,32 @@ pub struct Searcher<'a> {
     move_lists: Vec<MoveList>,
     /// Per-ply buffers of `(ordering key, move index)`.
     scratch: Vec<Vec<(i32, usize)>>,
+    /// Per-ply moves put off because another thread is inside them.
+    deferred: Vec<Vec<Candidate>>,
+}
+
+/// A move of a node's list, in the order it comes up.
+#[derive(Clone, Copy)]
+struct Candidate {
+    /// Its place in the searched order (0: the first, searched with the full window).
+    rank: usize,
+    /// Its index in the node's move list.
+    index: usize,
+    /// Its ordering key (captures, killers and the table move are tactical).
+    order_key: i32,
+}
+
+/// What a node's move loop knows: its place, depth and window, the best
+/// score and move so far.
+struct NodeState {
+    ply: usize,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    key: u64,
+    best_score: i32,
+    best_move: Option<usize>,
 }
 
 impl<'a> Searcher<'a> {
@@ -184,6 +213,7 @@ impl<'a> Searcher<'a> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             scratch: vec![Vec::new(); MAX_PLY + 1],
+            deferred: vec![Vec::new(); MAX_PLY + 1],
         }
     }
 
@@ -251,7 +281,7 @@ impl<'a> Searcher<'a> {
     /// Negamax value of the current node from the side to move's view,
     /// searched `depth` plies deep (then captures only, until quiet). A
     /// window wider than one is a principal-variation node.
-    pub fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         // A search already stopped (a re-search asked after the stop) visits nothing.
         if self.stopped {
@@ -319,53 +349,25 @@ impl<'a> Searcher<'a> {
             ply,
             &mut self.scratch[ply],
         );
-        let alpha_at_entry = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move = None;
-        for i in 0..self.scratch[ply].len() {
-            let index = pick_next(&mut self.scratch[ply], i);
-            let order_key = self.scratch[ply][i].0;
-            // Copy the move out: the lists are reused by the plies below.
-            let mv = self.move_lists[ply][index];
-            self.play(&mv);
-            let score = if i == 0 {
-                -self.negamax(depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                let reduction = self.reduction(depth, i, order_key, pv_node);
-                // Null window first: most later moves only need to be shown worse.
-                let mut score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-                if score > alpha && reduction > 0 {
-                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if score > alpha && score < beta {
-                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
-                }
-                score
-            };
-            self.undo();
-            if self.stopped {
-                break;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(index);
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        self.orderer.record_cutoff(&mv, ply, depth);
-                        break;
-                    }
-                }
-            }
-        }
+        let mut node = NodeState {
+            ply,
+            depth,
+            alpha,
+            beta,
+            pv_node,
+            key,
+            best_score: -INFINITY,
+            best_move: None,
+        };
+        self.search_moves(&mut node);
         if self.stopped {
             return 0;
         }
+        let (best_score, best_move) = (node.best_score, node.best_move);
 
         let bound = if best_score >= beta {
             Bound::Lower
-        } else if best_score > alpha_at_entry {
+        } else if best_score > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -380,6 +382,89 @@ impl<'a> Searcher<'a> {
             },
         );
         best_score
+    }
+
+    /// The node's moves in order; with other threads, the later moves one
+    /// of them is inside come last (see [`busy`]).
+    fn search_moves(&mut self, node: &mut NodeState) {
+        let ply = node.ply;
+        let busy = self.shared.busy.filter(|_| node.depth >= busy::MIN_DEPTH);
+        self.deferred[ply].clear();
+        for rank in 0..self.scratch[ply].len() {
+            let index = pick_next(&mut self.scratch[ply], rank);
+            let order_key = self.scratch[ply][rank].0;
+            let candidate = Candidate {
+                rank,
+                index,
+                order_key,
+            };
+            if rank > 0 && busy.is_some_and(|b| b.is_busy(busy::move_key(node.key, index))) {
+                self.deferred[ply].push(candidate);
+            } else if self.search_move(node, candidate, busy) {
+                return;
+            }
+        }
+        for k in 0..self.deferred[ply].len() {
+            let candidate = self.deferred[ply][k];
+            if self.search_move(node, candidate, busy) {
+                return;
+            }
+        }
+    }
+
+    /// Searches one move of the node and updates its best score, window and
+    /// line; true when the node is done (a cut-off, or the search stopped).
+    fn search_move(
+        &mut self,
+        node: &mut NodeState,
+        candidate: Candidate,
+        busy: Option<&BusyMoves>,
+    ) -> bool {
+        let (ply, depth, beta) = (node.ply, node.depth, node.beta);
+        // Copy the move out: the lists are reused by the plies below.
+        let mv = self.move_lists[ply][candidate.index];
+        let move_key = busy.map(|busy| {
+            let key = busy::move_key(node.key, candidate.index);
+            busy.enter(key);
+            key
+        });
+        self.play(&mv);
+        let alpha = node.alpha;
+        let score = if candidate.rank == 0 {
+            -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            let reduction =
+                self.reduction(depth, candidate.rank, candidate.order_key, node.pv_node);
+            // Null window first: most later moves only need to be shown worse.
+            let mut score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+            if score > alpha && reduction > 0 {
+                score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+            }
+            if score > alpha && score < beta {
+                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+            }
+            score
+        };
+        self.undo();
+        if let (Some(busy), Some(key)) = (busy, move_key) {
+            busy.leave(key);
+        }
+        if self.stopped {
+            return true;
+        }
+        if score > node.best_score {
+            node.best_score = score;
+            node.best_move = Some(candidate.index);
+            if score > node.alpha {
+                node.alpha = score;
+                self.update_pv(ply, mv);
+                if score >= beta {
+                    self.orderer.record_cutoff(&mv, ply, depth);
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Plies by which the `i`-th move (ordering key `order_key`) is searched
