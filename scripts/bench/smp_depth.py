@@ -12,30 +12,8 @@ Fixed-depth searches start from an empty table, so each search stands alone.
 """
 import argparse
 import subprocess
-import sys
-import time
 
-from tt_reuse import games
-
-
-def timed_searches(engine, moves, depth, every):
-    """Wall seconds of each `go depth` search over every `every`-th position
-    of one game."""
-    send = lambda line: (engine.stdin.write(line + "\n"), engine.stdin.flush())
-    send("newgame")
-    seconds = []
-    for ply in range(0, len(moves), every):
-        send("position startpos" + (" moves " + " ".join(moves[:ply]) if ply else ""))
-        start = time.perf_counter()
-        send(f"go depth {depth}")
-        while True:
-            line = engine.stdout.readline()
-            if not line:
-                sys.exit("the engine exited")
-            if line.startswith("bestmove"):
-                break
-        seconds.append(time.perf_counter() - start)
-    return seconds
+from tt_reuse import bounded, games, searches
 
 
 def main():
@@ -46,7 +24,7 @@ def main():
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--depth", type=int, default=12)
     parser.add_argument("--every", type=int, default=6, help="search every N-th position")
-    parser.add_argument("--timeout", type=float, default=3600, help="seconds for each engine to exit")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds for the whole run")
     args = parser.parse_args()
     engines = []
     for entry in args.entries:
@@ -54,15 +32,18 @@ def main():
         engines.append(subprocess.Popen(
             [binary, "engine", "--engine", args.engine, "--threads", threads],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+    timer = bounded(engines, args.timeout)
     totals = [0.0] * len(engines)
     try:
         for moves in games(args.pdn, args.games):
             for i, engine in enumerate(engines):
-                totals[i] += sum(timed_searches(engine, moves, args.depth, args.every))
+                go = f"go depth {args.depth}"
+                totals[i] += sum(seconds for _, seconds in searches(engine, moves, go, args.every))
     finally:
         for engine in engines:
             engine.stdin.close()
-            engine.wait(timeout=args.timeout)
+            engine.wait()
+        timer.cancel()
     for entry, total in zip(args.entries, totals):
         print(f"{entry}: {total:.2f} s to depth {args.depth}, "
               f"speed-up {totals[0] / total:.2f}x against {args.entries[0]}")

@@ -16,6 +16,8 @@ import argparse
 import re
 import subprocess
 import sys
+import threading
+import time
 
 MOVE = re.compile(r"^[a-h][1-8](?:[-:x][a-h][1-8])+$")
 
@@ -33,27 +35,36 @@ def games(pdn_path, count):
                 return
 
 
-def search_nodes(engine, moves, go, every):
+def searches(engine, moves, go, every):
     """Sends every `every`-th position of one game (2: one side's moves, as
-    in a match); returns the nodes of each search."""
+    in a match) with the `go` command; yields the nodes the last `info` line
+    reported and the wall seconds from `go` to `bestmove`, per search."""
     send = lambda line: (engine.stdin.write(line + "\n"), engine.stdin.flush())
     send("newgame")
-    nodes = []
     for ply in range(0, len(moves), every):
         send("position startpos" + (" moves " + " ".join(moves[:ply]) if ply else ""))
+        start = time.perf_counter()
         send(go)
         last = 0
         while True:
             line = engine.stdout.readline()
             if not line:
-                sys.exit("the engine exited")
+                sys.exit("the engine exited (or the run passed its --timeout)")
             words = line.split()
             if words and words[0] == "info" and "nodes" in words:
                 last = int(words[words.index("nodes") + 1])
             if words and words[0] == "bestmove":
                 break
-        nodes.append(last)
-    return nodes
+        yield last, time.perf_counter() - start
+
+
+def bounded(engines, seconds):
+    """Kills the engines once the run has taken `seconds`, so that a search
+    that never answers ends the run instead of hanging it."""
+    timer = threading.Timer(seconds, lambda: [e.kill() for e in engines])
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def main():
@@ -65,18 +76,21 @@ def main():
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--every", type=int, default=2,
                         help="search every N-th position: 2 is one side's moves, as in a match")
-    parser.add_argument("--timeout", type=float, default=3600, help="seconds for the whole run")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds for each of the two passes")
     args = parser.parse_args()
     totals = {}
     for label, go in [("fresh", f"go depth {args.depth}"),
                       ("kept", f"go depth {args.depth} movetime 100000000")]:
         engine = subprocess.Popen([args.binary, "engine", "--engine", args.engine],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        timer = bounded([engine], args.timeout)
         try:
-            per_game = [sum(search_nodes(engine, moves, go, args.every)) for moves in games(args.pdn, args.games)]
+            per_game = [sum(nodes for nodes, _ in searches(engine, moves, go, args.every))
+                        for moves in games(args.pdn, args.games)]
         finally:
             engine.stdin.close()
-            engine.wait(timeout=args.timeout)
+            engine.wait()
+            timer.cancel()
         totals[label] = per_game
         print(f"{label}: {sum(per_game):,} nodes over {len(per_game)} games", flush=True)
     ratios = [k / f for k, f in zip(totals["kept"], totals["fresh"]) if f]

@@ -174,6 +174,8 @@ struct Candidate {
     index: usize,
     /// Its ordering key (captures, killers and the table move are tactical).
     order_key: i32,
+    /// Its key in the table of moves threads are inside (`None`: not shared).
+    busy_key: Option<u64>,
 }
 
 /// What a node's move loop knows: its place, depth and window, the best
@@ -397,8 +399,14 @@ impl<'a> Searcher<'a> {
                 rank,
                 index,
                 order_key,
+                busy_key: busy.map(|_| busy::move_key(node.key, index)),
             };
-            if rank > 0 && busy.is_some_and(|b| b.is_busy(busy::move_key(node.key, index))) {
+            // The first move is never put off: some thread must search it.
+            let taken = rank > 0
+                && busy
+                    .zip(candidate.busy_key)
+                    .is_some_and(|(b, k)| b.is_busy(k));
+            if taken {
                 self.deferred[ply].push(candidate);
             } else if self.search_move(node, candidate, busy) {
                 return;
@@ -423,11 +431,10 @@ impl<'a> Searcher<'a> {
         let (ply, depth, beta) = (node.ply, node.depth, node.beta);
         // Copy the move out: the lists are reused by the plies below.
         let mv = self.move_lists[ply][candidate.index];
-        let move_key = busy.map(|busy| {
-            let key = busy::move_key(node.key, candidate.index);
+        let shared = busy.zip(candidate.busy_key);
+        if let Some((busy, key)) = shared {
             busy.enter(key);
-            key
-        });
+        }
         self.play(&mv);
         let alpha = node.alpha;
         let score = if candidate.rank == 0 {
@@ -446,7 +453,7 @@ impl<'a> Searcher<'a> {
             score
         };
         self.undo();
-        if let (Some(busy), Some(key)) = (busy, move_key) {
+        if let Some((busy, key)) = shared {
             busy.leave(key);
         }
         if self.stopped {
