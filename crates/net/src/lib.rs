@@ -18,7 +18,9 @@
 //!   named host tensors and back; [`output`] is what both forms return.
 //! - [`NetEvaluator`]: the search's [`Evaluator`](shashki_search::Evaluator)
 //!   with real batching.
-//! - [`compute_losses`], [`SampleBatch`], [`train_step`]: what the learner needs.
+//! - [`compute_losses`], [`SampleBatch`], [`train_step`]: what the learner
+//!   needs; [`rows_norm`]: the diagonal net's training batch norm without
+//!   burn's transposing copies.
 //! - [`Checkpoint`]: weights, architecture, step and optimiser state in one
 //!   checksummed file; [`export_model`] / [`import_model`]: the
 //!   `model.safetensors` + `model.json` folder for other front ends;
@@ -49,6 +51,7 @@ pub mod loss;
 pub mod model;
 pub mod output;
 pub mod playouts;
+pub mod rows_norm;
 pub mod tower;
 pub mod training;
 pub mod weights;
@@ -75,6 +78,7 @@ pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, enc
 pub use model::Net;
 pub use output::{HostOutput, NetOutput, PLIES_LEFT_SCALE};
 pub use playouts::random_positions;
+pub use rows_norm::set_reference_batch_norm;
 pub use training::{LossValues, adam, optimizer_from_bytes, optimizer_to_bytes, train_step};
 pub use weights::NamedTensor;
 

@@ -20,10 +20,12 @@
 //! - `resume`: claiming a run directory and reopening its learner;
 //!   `trainer`: the training steps, saves and logs that `train` and
 //!   `learn` share;
-//! - [`generations`]: `shashki train`, the generation loop; [`halves`]:
-//!   `shashki selfplay` and `shashki learn` alone.
+//! - [`generations`]: `shashki train`, the generation loop;
+//!   [`concurrent`]: its concurrent mode, self-play and the learner at
+//!   once; [`halves`]: `shashki selfplay` and `shashki learn` alone.
 
 pub mod checkpoints;
+pub mod concurrent;
 pub mod config;
 pub mod diagnose;
 pub mod errors;
@@ -42,7 +44,7 @@ pub mod state;
 pub mod tblog;
 mod trainer;
 
-pub use config::{ConfigError, RunConfig};
+pub use config::{ConfigError, RunConfig, RunMode};
 pub use errors::RunError;
 pub use gate::{GateVerdict, Gatekeeper};
 pub use generations::{TrainOptions, train};
