@@ -64,11 +64,11 @@ struct ScoreArgs {
     #[arg(long, value_name = "PLIES", default_value = "8..=12")]
     game_plies: PlyRange,
     /// Depth of the cheap search that screens every candidate.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 8)]
     screen_depth: u32,
     /// The screen keeps a position for the deep search when its advantage
     /// for either side (centi-men, a man is 100) lies in this window.
-    #[arg(long, value_name = "LOW..HIGH", default_value = "30..=400")]
+    #[arg(long, value_name = "LOW..HIGH", default_value = "40..=300")]
     window: ScoreBand,
     /// Depth of the deep search (default 15, unless --movetime is given).
     #[arg(long)]
