@@ -32,7 +32,7 @@ enum BookCommand {
     /// Screen the candidates with a cheap search and score the survivors
     /// with a deep one, appending every result to a pool file; run again
     /// with the same options to resume.
-    Score(ScoreArgs),
+    Score(Box<ScoreArgs>),
     /// Write a book of the pool's positions in a band of advantage, for
     /// `match --openings`.
     Select(SelectArgs),
@@ -161,7 +161,7 @@ enum Favours {
 /// Runs `shashki book`.
 pub fn run(args: Args) -> Result<()> {
     match args.command {
-        BookCommand::Score(args) => score(args),
+        BookCommand::Score(args) => score(*args),
         BookCommand::Select(args) => select_book(args),
         BookCommand::Stats(args) => {
             check_share(args.test_share)?;
