@@ -16,7 +16,9 @@
 //! - [`roster`]: the players of a run from text: comma-separated lists,
 //!   checkpoint wildcards, players files, the ladder.
 //! - [`openings`]: the built-in balloted opening book (`data/openings.txt`),
-//!   PDN or FEN-per-line books.
+//!   PDN or FEN-per-line books; [`book`]: making unbalanced books from
+//!   positions a deep search scores in a band (a resumable scored pool,
+//!   then a cheap selection with a held-out split).
 //! - [`matches`](mod@matches): parallel matches, each opening played with colours
 //!   swapped, forfeits for failing engines, PDN output; [`clock`]: game
 //!   clocks (`--tc 60+1`) and time forfeits.
@@ -36,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub use shashki_rules::atomic;
+pub mod book;
 pub mod clock;
 pub mod elo;
 pub mod external;

@@ -57,6 +57,44 @@ impl Opening {
         game
     }
 
+    /// An opening from its fields as a book line gives them: the start
+    /// position's FEN (`None`: the standard start) and the moves played
+    /// from it, replayed with the rules; an opening after which the game is
+    /// over is an error.
+    pub fn from_fields(name: String, fen: Option<&str>, moves: &str) -> Result<Opening, String> {
+        let start = match fen {
+            Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+            None => Position::startpos(),
+        };
+        let moves = parse_moves(&start, moves)?;
+        let opening = Opening { name, start, moves };
+        check_playable(&opening)?;
+        Ok(opening)
+    }
+
+    /// The position the opening leads to.
+    pub fn position(&self) -> Position {
+        self.moves
+            .iter()
+            .fold(self.start, |pos, mv| pos.make_move(mv))
+    }
+
+    /// The opening as a line of a book file ([`OpeningBook::parse_lines`]
+    /// reads it back): `Name | moves` from the standard start, else
+    /// `Name | FEN | moves`, or `Name | FEN` without moves. A `|` in the
+    /// name would split the line, so it is written as `/`.
+    pub fn to_line(&self) -> String {
+        let name = self.name.replace('|', "/");
+        let moves = self.moves_text();
+        if self.start == Position::startpos() && !moves.is_empty() {
+            format!("{name} | {moves}")
+        } else if moves.is_empty() {
+            format!("{name} | {}", self.start.to_fen())
+        } else {
+            format!("{name} | {} | {moves}", self.start.to_fen())
+        }
+    }
+
     /// The moves as a numbered move list (`1. c3-d4 d6-c5 2. ...`).
     pub fn moves_text(&self) -> String {
         let mut s = String::new();
@@ -165,21 +203,11 @@ impl OpeningBook {
                 [name, fen, moves] => (Some(*name), Some(*fen), *moves),
                 _ => return Err(err("more than three '|'-separated fields".into())),
             };
-            let start = match fen {
-                Some(f) => Position::from_fen(f).map_err(|e| err(format!("bad FEN: {e}")))?,
-                None => Position::startpos(),
-            };
-            let moves = parse_moves(&start, moves).map_err(err)?;
-            let opening = Opening {
-                name: name
-                    .filter(|n| !n.is_empty())
-                    .map(str::to_string)
-                    .unwrap_or_else(|| format!("{source_name} line {}", i + 1)),
-                start,
-                moves,
-            };
-            check_playable(&opening).map_err(err)?;
-            openings.push(opening);
+            let name = name
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("{source_name} line {}", i + 1));
+            openings.push(Opening::from_fields(name, fen, moves).map_err(err)?);
         }
         if openings.is_empty() {
             return Err(OpeningError {
@@ -344,6 +372,30 @@ mod tests {
         assert_eq!(book.openings[1].name, "t line 4");
         assert_eq!(book.openings[1].start, Position::startpos());
         assert_eq!(book.openings[2].moves_text(), "1. c3-d4");
+    }
+
+    #[test]
+    fn book_lines_read_back_as_written() {
+        let from_start = Opening::from_fields("a".into(), None, "1. c3-d4 d6-c5").unwrap();
+        let fen = "W:Wc3,e3:Bd6,f6";
+        let position_only = Opening::from_fields("b|c".into(), Some(fen), "").unwrap();
+        let fen_and_moves = Opening::from_fields("d".into(), Some(fen), "c3-d4").unwrap();
+        let text: String = [&from_start, &position_only, &fen_and_moves]
+            .iter()
+            .map(|o| o.to_line() + "\n")
+            .collect();
+        assert_eq!(
+            text,
+            "a | 1. c3-d4 d6-c5\nb/c | W:Wc3,e3:Bd6,f6\nd | W:Wc3,e3:Bd6,f6 | 1. c3-d4\n"
+        );
+        let book = OpeningBook::parse_lines(&text, "t").unwrap();
+        assert_eq!(book.openings[0], from_start);
+        assert_eq!(book.openings[2], fen_and_moves);
+        assert_eq!(book.openings[1].name, "b/c");
+        assert_eq!(
+            fen_and_moves.position(),
+            Position::from_fen("B:Wd4,e3:Bd6,f6").unwrap()
+        );
     }
 
     #[test]

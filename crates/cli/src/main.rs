@@ -65,6 +65,9 @@ enum Command {
     /// Play one pairing (each opening twice, colours swapped) and report
     /// W/D/L, score and the Elo difference.
     Match(commands::match_cmd::Args),
+    /// Unbalanced opening books: score positions into a resumable pool,
+    /// then cut books out of it by band of advantage (held-out split).
+    Book(commands::book::Args),
     /// Rate players by a round-robin or gauntlet: Elo with error bars, table,
     /// CSV, JSON, and a plot of Elo against training steps.
     Rate(commands::rate::Args),
@@ -104,6 +107,7 @@ fn main() {
         Command::NnueDiagnose(args) => commands::nnue_diagnose::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
+        Command::Book(args) => commands::book::run(args),
         Command::Rate(args) => commands::rate::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
