@@ -48,6 +48,12 @@ impl Opening {
         }
     }
 
+    /// The position after the opening moves: two openings that reach the
+    /// same one are the same opening for a match.
+    pub fn position(&self) -> Position {
+        self.moves.iter().fold(self.start, |pos, mv| pos.make_move(mv))
+    }
+
     /// A game judged by `rules` with the opening moves already played.
     pub fn game(&self, rules: DrawRules) -> Game {
         let mut game = Game::with_rules(self.start, rules);
@@ -101,6 +107,9 @@ pub struct OpeningError {
 /// A list of openings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningBook {
+    /// Where the book comes from, for reports: `built-in book`, or the
+    /// file's path.
+    pub name: String,
     /// The openings, in file order.
     pub openings: Vec<Opening>,
 }
@@ -118,6 +127,7 @@ impl OpeningBook {
     /// A book of one opening: the standard start.
     pub fn startpos() -> OpeningBook {
         OpeningBook {
+            name: "start position".into(),
             openings: vec![Opening::startpos()],
         }
     }
@@ -189,7 +199,10 @@ impl OpeningBook {
                 reason: "no opening found".into(),
             });
         }
-        Ok(OpeningBook { openings })
+        Ok(OpeningBook {
+            name: source_name.to_string(),
+            openings,
+        })
     }
 
     /// Reads a PDN file: each game's start and moves form an opening, named
@@ -229,7 +242,10 @@ impl OpeningBook {
                 reason: "no game found".into(),
             });
         }
-        Ok(OpeningBook { openings })
+        Ok(OpeningBook {
+            name: source_name.to_string(),
+            openings,
+        })
     }
 
     /// Number of openings.
