@@ -51,7 +51,9 @@ impl Opening {
     /// The position after the opening moves: two openings that reach the
     /// same one are the same opening for a match.
     pub fn position(&self) -> Position {
-        self.moves.iter().fold(self.start, |pos, mv| pos.make_move(mv))
+        self.moves
+            .iter()
+            .fold(self.start, |pos, mv| pos.make_move(mv))
     }
 
     /// A game judged by `rules` with the opening moves already played.

@@ -203,7 +203,11 @@ fn play_logged(
         ));
         return Ok(None);
     }
-    let most = if pairing.sprt.is_some() { "at most " } else { "" };
+    let most = if pairing.sprt.is_some() {
+        "at most "
+    } else {
+        ""
+    };
     log.progress(&format!("{first} vs {second}: {most}{} games", pairs * 2));
     let every = (pairs / 10).max(1);
     let mut done = 0;

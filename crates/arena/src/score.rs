@@ -485,7 +485,11 @@ mod tests {
         let p = Pentanomial([3, 12, 40, 30, 15]);
         close(
             p.normalized_elo(),
-            (105.113_910_976_284, 53.603_233_490_206_854, 156.624_588_462_361_12),
+            (
+                105.113_910_976_284,
+                53.603_233_490_206_854,
+                156.624_588_462_361_12,
+            ),
         );
         // Negative from the other side, the same width.
         let f = p.flipped().normalized_elo();
@@ -495,12 +499,20 @@ mod tests {
         // count 1e-3, N = 30.002): mu 0.5249983, var 0.0223069.
         close(
             Pentanomial([0, 4, 19, 7, 0]).normalized_elo(),
-            (41.119_787_819_731_926, -47.600_363_254_006_46, 129.839_938_893_470_3),
+            (
+                41.119_787_819_731_926,
+                -47.600_363_254_006_46,
+                129.839_938_893_470_3,
+            ),
         );
         // 100 unpaired games +30 =50 -20: mu 0.55, var 0.1225.
         close(
             Wdl::new(30, 50, 20).normalized_elo(),
-            (49.633_655_074_657_4, -19.318_355_204_325_82, 118.585_665_353_640_62),
+            (
+                49.633_655_074_657_4,
+                -19.318_355_204_325_82,
+                118.585_665_353_640_62,
+            ),
         );
         // The summary takes the pairs when there are any.
         let summary = PairingSummary {
@@ -512,7 +524,10 @@ mod tests {
             wdl: Wdl::new(30, 50, 20),
             ..PairingSummary::default()
         };
-        assert_eq!(unpaired.normalized_elo(), Wdl::new(30, 50, 20).normalized_elo());
+        assert_eq!(
+            unpaired.normalized_elo(),
+            Wdl::new(30, 50, 20).normalized_elo()
+        );
         // Nothing played: no estimate.
         let none = Pentanomial::default().normalized_elo();
         assert_eq!((none.lower, none.upper), (f64::NEG_INFINITY, f64::INFINITY));

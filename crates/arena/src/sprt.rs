@@ -185,7 +185,10 @@ impl SprtConfig {
     /// `0, 1/(k-1), ..., 1`. `paired` says the units are pairs of games.
     fn llr(&self, counts: &[u64], paired: bool) -> f64 {
         let Some(Moments {
-            units: n, mean: mu, var, ..
+            units: n,
+            mean: mu,
+            var,
+            ..
         }) = Moments::regularized(counts)
         else {
             return 0.0;
@@ -496,7 +499,11 @@ mod tests {
         assert_eq!(status.decision, SprtDecision::AcceptH1);
         assert_eq!(status.games, 400);
         assert!((status.upper - 19f64.ln()).abs() < 1e-12);
-        assert!(status.to_string().ends_with("after 400 games: H1 accepted (stronger)"));
+        assert!(
+            status
+                .to_string()
+                .ends_with("after 400 games: H1 accepted (stronger)")
+        );
     }
 
     #[test]
