@@ -24,6 +24,9 @@
 //! - `nElo = 800 / ln 10 * t / sqrt(2)` for pairs (the standard deviation
 //!   of one game's score is `sqrt(2 var)`), `800 / ln 10 * t` for unpaired
 //!   games; the bounds alike.
+//!
+//! A sample with one outcome only (a sweep, all draws) has no variance: its
+//! nElo is `+-inf` (0 for the middle outcome) with an unbounded interval.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -87,6 +90,21 @@ impl EloInterval {
         let Some(m) = Moments::regularized(counts) else {
             return EloInterval::unknown();
         };
+        let outcomes = counts.iter().filter(|&&c| c > 0).count();
+        if outcomes == 1 {
+            // One outcome only (a sweep, all draws): no variance to measure
+            // the excess against; the regularized figures would be
+            // thousands of nElo wide. The direction alone is known.
+            let side = m.mean - 0.5;
+            return EloInterval {
+                elo: if side.abs() < 1e-6 {
+                    0.0
+                } else {
+                    side.signum() * f64::INFINITY
+                },
+                ..EloInterval::unknown()
+            };
+        }
         let t = (m.mean - 0.5) / m.var.sqrt();
         let var_t = (1.0 - t * m.skewness + 0.25 * t * t * (m.excess_kurtosis + 2.0)).max(0.0);
         let half = Z95 * (var_t / m.units).sqrt();
@@ -542,8 +560,17 @@ mod tests {
         assert!((m.skewness + 0.037_858_526_064_857_984).abs() < 1e-9);
         assert!((m.excess_kurtosis + 0.256_928_858_821_471_1).abs() < 1e-9);
         assert_eq!(Moments::regularized(&[0, 0, 0]), None);
-        // All draws: a tiny but positive variance, nElo 0.
+        // One outcome only: no variance, the direction alone.
         let draws = Pentanomial([0, 0, 10, 0, 0]).normalized_elo();
-        assert!(draws.elo.abs() < 1e-9 && draws.lower < 0.0 && draws.upper > 0.0);
+        assert_eq!(draws.elo, 0.0);
+        assert_eq!(
+            (draws.lower, draws.upper),
+            (f64::NEG_INFINITY, f64::INFINITY)
+        );
+        assert_eq!(
+            Pentanomial([0, 0, 0, 0, 4]).normalized_elo().elo,
+            f64::INFINITY
+        );
+        assert_eq!(Wdl::new(0, 0, 7).normalized_elo().elo, f64::NEG_INFINITY);
     }
 }
