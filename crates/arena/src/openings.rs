@@ -48,6 +48,14 @@ impl Opening {
         }
     }
 
+    /// The position after the opening moves: two openings that reach the
+    /// same one are the same opening for a match.
+    pub fn position(&self) -> Position {
+        self.moves
+            .iter()
+            .fold(self.start, |pos, mv| pos.make_move(mv))
+    }
+
     /// A game judged by `rules` with the opening moves already played.
     pub fn game(&self, rules: DrawRules) -> Game {
         let mut game = Game::with_rules(self.start, rules);
@@ -139,6 +147,9 @@ pub struct OpeningError {
 /// A list of openings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningBook {
+    /// Where the book comes from, for reports: `built-in book`, or the
+    /// file's path.
+    pub name: String,
     /// The openings, in file order.
     pub openings: Vec<Opening>,
 }
@@ -156,6 +167,7 @@ impl OpeningBook {
     /// A book of one opening: the standard start.
     pub fn startpos() -> OpeningBook {
         OpeningBook {
+            name: "start position".into(),
             openings: vec![Opening::startpos()],
         }
     }
@@ -217,7 +229,10 @@ impl OpeningBook {
                 reason: "no opening found".into(),
             });
         }
-        Ok(OpeningBook { openings })
+        Ok(OpeningBook {
+            name: source_name.to_string(),
+            openings,
+        })
     }
 
     /// Reads a PDN file: each game's start and moves form an opening, named
@@ -257,7 +272,10 @@ impl OpeningBook {
                 reason: "no game found".into(),
             });
         }
-        Ok(OpeningBook { openings })
+        Ok(OpeningBook {
+            name: source_name.to_string(),
+            openings,
+        })
     }
 
     /// Number of openings.
