@@ -80,13 +80,6 @@ impl Opening {
         Ok(opening)
     }
 
-    /// The position the opening leads to.
-    pub fn position(&self) -> Position {
-        self.moves
-            .iter()
-            .fold(self.start, |pos, mv| pos.make_move(mv))
-    }
-
     /// The opening as a line of a book file ([`OpeningBook::parse_lines`]
     /// reads it back): `Name | moves` from the standard start, else
     /// `Name | FEN | moves`, or `Name | FEN` without moves. A `|` in the
