@@ -199,14 +199,13 @@ impl Writer<'_> {
 
     /// `[mean, max]` over the board or the squares: `[n, 2c]`.
     fn pool(&mut self, x: &str) -> String {
-        let axes = match self.kind {
-            NetKind::Resnet8x8 => vec![2, 3],
-            NetKind::Diag32 => vec![1],
+        let axes: &[i64] = match self.kind {
+            NetKind::Resnet8x8 => &[2, 3],
+            NetKind::Diag32 => &[1],
         };
-        let attrs =
-            |axes: &Vec<i64>| vec![Attr::Ints("axes", axes.clone()), Attr::Int("keepdims", 0)];
-        let mean = self.g.node("ReduceMean", &[x], attrs(&axes));
-        let max = self.g.node("ReduceMax", &[x], attrs(&axes));
+        let attrs = || vec![Attr::Ints("axes", axes.to_vec()), Attr::Int("keepdims", 0)];
+        let mean = self.g.node("ReduceMean", &[x], attrs());
+        let max = self.g.node("ReduceMax", &[x], attrs());
         self.g
             .node("Concat", &[&mean, &max], vec![Attr::Int("axis", 1)])
     }
