@@ -51,8 +51,11 @@ enum Command {
     /// Speak the Hub protocol of the draughts world on stdin/stdout
     /// (pydraughts, lidraughts-bot, Hub GUIs; docs/ENGINE_PROTOCOL.md).
     Hub(commands::hub::Args),
-    /// Write a checkpoint's network as model.safetensors + model.json.
+    /// Write a checkpoint's network as model.safetensors + model.json, or
+    /// as model.onnx (`--format onnx`).
     Export(commands::export::Args),
+    /// Check a model.onnx against the documented contract (docs/MODEL.md).
+    CheckOnnx(commands::check_onnx::Args),
     /// Read an exported model folder back into a checkpoint.
     Import(commands::import::Args),
     /// Write an untrained NNUE model folder (for `--engine nnue:DIR`).
@@ -102,6 +105,7 @@ fn main() {
         Command::Engine(args) => commands::engine::run(args),
         Command::Hub(args) => commands::hub::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::CheckOnnx(args) => commands::check_onnx::run(args),
         Command::Import(args) => commands::import::run(args),
         Command::NnueInit(args) => commands::nnue_init::run(args),
         Command::NnueDiagnose(args) => commands::nnue_diagnose::run(args),

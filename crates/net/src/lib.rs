@@ -24,6 +24,8 @@
 //! - [`Checkpoint`]: weights, architecture, step and optimiser state in one
 //!   checksummed file; [`export_model`] / [`import_model`]: the
 //!   `model.safetensors` + `model.json` folder for other front ends;
+//!   [`export_onnx`] / [`check_onnx`]: the same net as `model.onnx`
+//!   ([`onnx`]);
 //!   [`weights`]: named host tensors, their sources and safetensors.
 //!
 //! The CPU backend is burn's `flex` ([`device_from_name`]`("cpu")`); the
@@ -49,6 +51,7 @@ mod layers;
 mod layout;
 pub mod loss;
 pub mod model;
+pub mod onnx;
 pub mod output;
 pub mod playouts;
 pub mod rows_norm;
@@ -76,6 +79,7 @@ pub use kernels::{InferenceKernels, KernelNet};
 pub use kinds::parameter_count;
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};
 pub use model::Net;
+pub use onnx::{ONNX_FILE, OnnxSummary, check_onnx, export_onnx};
 pub use output::{HostOutput, NetOutput, PLIES_LEFT_SCALE};
 pub use playouts::random_positions;
 pub use rows_norm::set_reference_batch_norm;

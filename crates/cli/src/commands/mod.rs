@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod bench_search;
 pub mod book;
+pub mod check_onnx;
 pub mod engine;
 pub mod eval;
 pub mod export;
