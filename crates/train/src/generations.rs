@@ -330,6 +330,10 @@ fn log_selfplay<L: Trainee>(
         ),
         ("selfplay/network_time_share", s.network_time_share()),
         ("selfplay/search_time_share", s.search_time_share()),
+        (
+            "selfplay/distinct_positions_per_hour",
+            s.distinct_positions_per_hour(),
+        ),
     ];
     let step = trainer.learner.step();
     trainer.log(&values, step, observer);
