@@ -263,9 +263,12 @@ impl TreeLabeller<'_> {
             sample.flags |= FLAG_TREE;
             return (Some(sample), 0);
         }
+        // Labelled as a position (the net sees no game history), as
+        // `shashki relabel` labels: a repetition on the walk makes no draw.
+        let fresh = Game::with_rules(*walk.position(), *walk.rules());
         let result = self
             .engine
-            .search(&walk, &SearchLimits::depth(options.depth));
+            .search(&fresh, &SearchLimits::depth(options.depth));
         let Some(best) = result.best_move else {
             return (None, result.nodes);
         };
