@@ -215,6 +215,7 @@ impl Label {
 }
 
 /// The append-only journal of finished labels.
+#[derive(Debug)]
 struct Journal {
     path: PathBuf,
     file: Mutex<File>,
