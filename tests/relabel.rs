@@ -41,7 +41,7 @@ fn positions(count: usize) -> Vec<Position> {
             let moves = game.legal_moves();
             game.play(&moves[rng.random_range(0..moves.len())]);
             let quiet = !game.legal_moves().iter().any(|m| m.is_capture());
-            if game.ply() >= 8 && game.ply() % 3 == 0 && quiet && !game.is_over() {
+            if game.ply() >= 8 && game.ply().is_multiple_of(3) && quiet && !game.is_over() {
                 out.push(*game.position());
             }
         }
@@ -62,7 +62,7 @@ fn write_chunks(dir: &Path) {
             .enumerate()
             .map(|(i, pos)| {
                 let mut s = Sample::new(*pos, DrawState::default());
-                let off = if i % 2 == 0 { 500 } else { 0 };
+                let off = if i.is_multiple_of(2) { 500 } else { 0 };
                 s.root_wdl = score_to_wdl(hand.evaluate(pos) + off);
                 s.result = 0;
                 s
