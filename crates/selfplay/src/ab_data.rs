@@ -22,15 +22,34 @@
 //!   position where a game is adjudicated by the tables becomes such a
 //!   sample too.
 
-use crate::ab_player::score_to_wdl;
 use crate::sample::{FLAG_EXACT, FLAG_TREE, Sample};
 use rand::Rng;
 use rand::seq::index::sample as sample_indices;
 use rand_chacha::ChaCha8Rng;
 use shashki_rules::{Game, Move};
-use shashki_search::alphabeta::{AlphaBeta, MATE};
+use shashki_search::alphabeta::{AlphaBeta, MATE, MATE_BOUND};
 use shashki_search::limits::SearchLimits;
 use shashki_tablebase::{Tablebases, Wdl};
+
+/// Centi-men per logit unit used to turn a search score into an expected
+/// score (the NNUE output's scale: `shashki_nnue::EVAL_CP_PER_UNIT`).
+pub const SCORE_CP_PER_UNIT: f32 = 200.0;
+
+/// The search score (centi-men, side to move's view) as a root W/D/L:
+/// a forced game end is certain, otherwise the expected score
+/// `s = sigmoid(score / 200)` is written as `[s, 0, 1 - s]` (its
+/// `W + D/2` is `s`); a score of exactly 0 with nothing on the board
+/// deciding it stays `[0.5, 0, 0.5]`.
+pub fn score_to_wdl(score: i32) -> [f32; 3] {
+    if score > MATE_BOUND {
+        return [1.0, 0.0, 0.0];
+    }
+    if score < -MATE_BOUND {
+        return [0.0, 0.0, 1.0];
+    }
+    let s = 1.0 / (1.0 + (-(score as f32) / SCORE_CP_PER_UNIT).exp());
+    [s, 0.0, 1.0 - s]
+}
 
 /// Random multi-PV moves early in each game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

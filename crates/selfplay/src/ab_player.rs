@@ -33,7 +33,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use shashki_rules::book::{Opening, read_book};
 use shashki_rules::{DrawRules, EndReason, Game, GameResult, Outcome, Position};
-use shashki_search::alphabeta::{AbConfig, AlphaBeta, MATE_BOUND, StaticEval};
+use shashki_search::alphabeta::{AbConfig, AlphaBeta, StaticEval};
 use shashki_search::limits::SearchLimits;
 use shashki_tablebase::Tablebases;
 use std::collections::HashSet;
@@ -46,9 +46,7 @@ use std::time::Instant;
 /// fraction of it.
 const SELFPLAY_TT_MEGABYTES: usize = 2;
 
-/// Centi-men per logit unit used to turn a search score into an expected
-/// score (the NNUE output's scale: `shashki_nnue::EVAL_CP_PER_UNIT`).
-pub const SCORE_CP_PER_UNIT: f32 = 200.0;
+pub use crate::ab_data::{SCORE_CP_PER_UNIT, score_to_wdl};
 
 /// How deep each self-play move searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,22 +58,6 @@ pub struct AbSelfPlayLimits {
     /// Record no sample of positions where a capture is due (the search
     /// never evaluates them statically: quiescence resolves captures).
     pub skip_captures: bool,
-}
-
-/// The search score (centi-men, side to move's view) as a root W/D/L:
-/// a forced game end is certain, otherwise the expected score
-/// `s = sigmoid(score / 200)` is written as `[s, 0, 1 - s]` (its
-/// `W + D/2` is `s`); a score of exactly 0 with nothing on the board
-/// deciding it stays `[0.5, 0, 0.5]`.
-pub fn score_to_wdl(score: i32) -> [f32; 3] {
-    if score > MATE_BOUND {
-        return [1.0, 0.0, 0.0];
-    }
-    if score < -MATE_BOUND {
-        return [0.0, 0.0, 1.0];
-    }
-    let s = 1.0 / (1.0 + (-(score as f32) / SCORE_CP_PER_UNIT).exp());
-    [s, 0.0, 1.0 - s]
 }
 
 /// Plays self-play games with the alpha-beta engine.
@@ -377,7 +359,7 @@ fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shashki_search::alphabeta::{EvalWeights, HandEval};
+    use shashki_search::alphabeta::{EvalWeights, HandEval, MATE_BOUND};
 
     fn player(threads: usize, seed: u64) -> AbSelfPlayer {
         let config = SelfPlayConfig {
