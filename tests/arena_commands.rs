@@ -204,3 +204,169 @@ fn rate_reads_an_nnue_player_after_an_ab_player() {
         "{stdout}"
     );
 }
+
+/// Counts of the games in a PDN file.
+fn pdn_games(path: &Path) -> usize {
+    shashki_rules::read_pdn(&std::fs::read_to_string(path).unwrap()).len()
+}
+
+#[test]
+fn match_sprt_stops_at_the_decision_and_resumes_to_the_same_one() {
+    let dir = temp_dir("sprt");
+    let (pdn, ratings, js) = (dir.join("g.pdn"), dir.join("r.json"), dir.join("o.json"));
+    let args = [
+        "match",
+        "ab:depth=3",
+        "random",
+        "--games",
+        "400",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "0,50",
+        "--pdn",
+        s(&pdn),
+        "--ratings",
+        s(&ratings),
+        "--json",
+        s(&js),
+    ];
+    let stdout = ok(&args);
+    // Random loses every pair: from 20 pairs [0, 0, 0, 0, 20] on, the LLR
+    // (3.09 at 20 pairs) is past ln 19 = 2.944, and 40 games is the
+    // default minimum.
+    assert!(
+        stdout.contains("SPRT [0, 50] logistic Elo, alpha 0.05 beta 0.05: LLR 3.")
+            && stdout.contains("after 40 games: H1 accepted (stronger)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ab:depth=3 vs random: 40 games in 20 pairs"),
+        "{stdout}"
+    );
+    let figures = &json(&js)["matches"][0];
+    assert_eq!(figures["games"], 40);
+    assert_eq!(figures["sprt"]["decision"], "AcceptH1");
+    assert_eq!(figures["sprt"]["games"], 40);
+    // The journal holds exactly the games the test counted.
+    assert_eq!(pdn_games(&pdn), 40);
+    let before = std::fs::read_to_string(&ratings).unwrap();
+    let file: Value = serde_json::from_str(&before).unwrap();
+    let counted: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| file["pairs"][0][k].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, 40);
+    // Resumed, the same games reach the same decision and nothing is
+    // counted twice.
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    let again = ok(&resumed);
+    assert!(again.contains("after 40 games: H1 accepted"), "{again}");
+    assert_eq!(pdn_games(&pdn), 40);
+    assert_eq!(std::fs::read_to_string(&ratings).unwrap(), before);
+    // Bad bounds and models are refused with what is wrong.
+    for (flag, value, says) in [
+        ("--sprt", "10,0", "elo0 < elo1"),
+        ("--sprt", "5", "ELO0,ELO1"),
+    ] {
+        let out = shashki(&["match", "random", "ab:depth=1", flag, value]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{err}");
+    }
+    let out = shashki(&[
+        "match",
+        "random",
+        "ab:depth=1",
+        "--sprt",
+        "0,5",
+        "--sprt-model",
+        "bayes",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("logistic or normalized"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn match_and_rate_report_the_figures_a_tester_needs() {
+    let dir = temp_dir("figures");
+    // Three openings, two of them the same position: 2 distinct openings.
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "A | 1. c3-d4 d6-c5\nB | 1. g3-h4 b6-a5\nA again | 1. c3-d4 d6-c5\n",
+    )
+    .unwrap();
+    let js = dir.join("o.json");
+    let stdout = ok(&[
+        "match",
+        "ab:depth=2",
+        "ab:depth=1",
+        "--games",
+        "8",
+        "--openings",
+        s(&book),
+        "--sprt",
+        "-10,10",
+        "--sprt-model",
+        "normalized",
+        "--json",
+        s(&js),
+    ]);
+    assert!(
+        stdout.contains("ab:depth=2 vs ab:depth=1: 8 games in 4 pairs"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("draws"), "{stdout}");
+    assert!(
+        stdout.contains("Elo difference ab:depth=2 - ab:depth=1 (95% intervals): logistic ")
+            && stdout.contains(", normalized "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "Openings: 2 distinct in 4 pairs, from {} (3 openings)",
+            book.display()
+        )),
+        "{stdout}"
+    );
+    // Below the 40-game minimum: the match ran out of games first.
+    assert!(
+        stdout.contains("SPRT [-10, 10] normalized Elo")
+            && stdout.contains("after 8 games: no decision (the games ran out first)"),
+        "{stdout}"
+    );
+    let m = &json(&js)["matches"][0];
+    for key in ["draw_ratio", "score", "pairs"] {
+        assert!(m[key].is_number(), "{key}: {m}");
+    }
+    // A number, or null when unbounded (a sweep has no variance).
+    let nelo = &m["normalized_elo"]["elo"];
+    assert!(nelo.is_number() || nelo.is_null(), "{m}");
+    assert!(
+        m["elo"]["lower"].is_number() || m["elo"]["lower"].is_null(),
+        "{m}"
+    );
+    assert_eq!(m["pentanomial"].as_array().unwrap().len(), 5);
+    assert_eq!(m["distinct_openings"], 2);
+    assert_eq!(m["book"], s(&book));
+    // `rate` gives every pairing the same figures, from the built-in book.
+    let out = ok(&[
+        "rate",
+        "--players",
+        "random,ab:depth=1,ab:depth=2",
+        "--games",
+        "2",
+        "--json",
+        s(&js),
+    ]);
+    assert_eq!(
+        out.matches("Openings: 1 distinct in 1 pairs, from built-in book")
+            .count(),
+        3,
+        "{out}"
+    );
+    assert_eq!(json(&js)["matches"].as_array().unwrap().len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

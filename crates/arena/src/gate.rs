@@ -7,11 +7,11 @@
 
 use crate::factory::PlayerFactory;
 use crate::journal::Journal;
-use crate::matches::{Control, GameRecord, MatchReport, MatchSettings};
-use crate::rating::play_pairing;
+use crate::matches::{Control, MatchReport, MatchSettings};
+use crate::rating::{PairWatch, play_pairing};
 use crate::score::PairingSummary;
 use crate::spec::{MctsSettings, PlayerKind, PlayerSpec};
-use crate::sprt::{EloModel, Sprt, SprtConfig, SprtDecision};
+use crate::sprt::{DEFAULT_MIN_GAMES, EloModel, Sprt, SprtConfig, SprtDecision};
 use serde::{Deserialize, Serialize};
 use shashki_search::SearchLimits;
 use std::path::{Path, PathBuf};
@@ -80,7 +80,7 @@ impl Default for GateConfig {
             alpha: 0.05,
             beta: 0.05,
             model: EloModel::Logistic,
-            min_games: 40,
+            min_games: DEFAULT_MIN_GAMES,
             max_games: 400,
             games: 200,
             threshold: 0.55,
@@ -176,8 +176,9 @@ impl GateOutcome {
 }
 
 /// Plays `candidate` against `best` under `config`; `log` receives a status
-/// line after every pair (games, W/D/L, pentanomial, LLR and its bounds)
-/// and the verdict.
+/// line after every pair (games, W/D/L, pentanomial, LLR and its bounds),
+/// the pairing's figures ([`PairingFigures`](crate::PairingFigures)) and
+/// the verdict.
 pub fn gate(
     candidate: &PlayerFactory,
     best: &PlayerFactory,
@@ -187,35 +188,31 @@ pub fn gate(
     config.validate()?;
     let settings = config.match_settings()?;
     let name = candidate.name();
-    let (passed, llr, verdict, report) = match config.method {
+    let (passed, verdict, report) = match config.method {
         GateMethod::Sprt => {
-            let mut sprt = Sprt::new(config.sprt(), config.min_games, config.max_games);
-            let report = play(candidate, best, &settings, &mut |pair, _| {
-                sprt.add_pair(pair[0].points_for_first(), pair[1].points_for_first());
-                log(&format!("gate {name}: {}", sprt.status_line()));
-                match sprt.decision() {
-                    SprtDecision::Continue => Control::Continue,
-                    _ => Control::Stop,
+            let sprt = Sprt::new(config.sprt(), config.min_games, config.max_games);
+            let report = play(candidate, best, &settings, Some(sprt), &mut |_, _, sprt| {
+                if let Some(sprt) = sprt {
+                    log(&format!("gate {name}: {}", sprt.status_line()));
                 }
+                Control::Continue
             })?;
+            let status = report.sprt.ok_or("the gate's SPRT did not run")?;
             // Every pair played without reaching a bound keeps the best.
-            let passed = sprt.decision() == SprtDecision::AcceptH1;
-            let unit = match config.model {
-                EloModel::Logistic => "logistic Elo",
-                EloModel::Normalized => "normalized Elo",
-            };
+            let passed = status.decision == SprtDecision::AcceptH1;
             let verdict = format!(
-                "SPRT [{}, {}] {unit}: LLR {:.3} after {} games -> {}",
+                "SPRT [{}, {}] {} Elo: LLR {:.3} after {} games -> {}",
                 config.elo0,
                 config.elo1,
-                sprt.llr(),
-                sprt.wdl.games(),
+                config.model,
+                status.llr,
+                status.games,
                 decision_word(passed)
             );
-            (passed, Some(sprt.llr()), verdict, report)
+            (passed, verdict, report)
         }
         GateMethod::Fixed => {
-            let report = play(candidate, best, &settings, &mut |_, summary| {
+            let report = play(candidate, best, &settings, None, &mut |_, summary, _| {
                 log(&format!(
                     "gate {name}: games {} {} score {:.3}",
                     summary.wdl.games(),
@@ -233,15 +230,16 @@ pub fn gate(
                 config.threshold,
                 decision_word(passed)
             );
-            (passed, None, verdict, report)
+            (passed, verdict, report)
         }
     };
+    log(&report.figures().to_string());
     log(&verdict);
     Ok(GateOutcome {
         passed,
         summary: report.summary,
-        bounds: llr.map(|_| config.sprt().bounds()),
-        llr,
+        llr: report.sprt.map(|s| s.llr),
+        bounds: report.sprt.map(|s| (s.lower, s.upper)),
         verdict,
         report,
     })
@@ -335,10 +333,11 @@ fn play(
     candidate: &PlayerFactory,
     best: &PlayerFactory,
     settings: &MatchSettings,
-    watch: &mut dyn FnMut(&[GameRecord; 2], &PairingSummary) -> Control,
+    sprt: Option<Sprt>,
+    watch: &mut PairWatch<'_>,
 ) -> Result<MatchReport, String> {
     let mut journal = Journal::in_memory(&settings.event);
-    play_pairing(candidate, best, settings, &mut journal, watch)
+    play_pairing(candidate, best, settings, sprt, &mut journal, watch)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| "the gate's games were not played".to_string())
 }
@@ -348,5 +347,45 @@ fn decision_word(passed: bool) -> &'static str {
         "promote"
     } else {
         "keep the current best"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn player(spec: &str) -> PlayerFactory {
+        PlayerFactory::new(spec.parse().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_sprt_gate_stops_at_its_decision_and_logs_the_figures() {
+        let config = GateConfig {
+            elo1: 50.0,
+            max_games: 200,
+            concurrency: 2,
+            ..GateConfig::default()
+        };
+        let mut lines = Vec::new();
+        let outcome = gate(
+            &player("ab:depth=3"),
+            &player("random"),
+            &config,
+            &mut |line| lines.push(line.to_string()),
+        )
+        .unwrap();
+        // Random loses every pair; at the 40-game minimum the LLR of 20
+        // pairs [0, 0, 0, 0, 20] is 3.09 >= ln 19.
+        assert!(outcome.passed, "{lines:?}");
+        assert_eq!(outcome.summary.wdl.games(), 40);
+        assert_eq!(outcome.report.games.len(), 40);
+        assert!(outcome.llr.unwrap() >= outcome.bounds.unwrap().1);
+        let text = lines.join("\n");
+        assert!(text.contains("Openings: "), "{text}");
+        assert!(text.contains(", normalized "), "{text}");
+        assert!(
+            text.contains("H1 accepted (stronger)") && text.ends_with("after 40 games -> promote"),
+            "{text}"
+        );
     }
 }

@@ -16,7 +16,9 @@
 //! - [`roster`]: the players of a run from text: comma-separated lists,
 //!   checkpoint wildcards, players files, the ladder.
 //! - [`openings`]: the built-in balloted opening book (`data/openings.txt`),
-//!   PDN or FEN-per-line books.
+//!   PDN or FEN-per-line books; [`book`]: making unbalanced books from
+//!   positions a deep search scores in a band (a resumable scored pool,
+//!   then a cheap selection with a held-out split).
 //! - [`matches`](mod@matches): parallel matches, each opening played with colours
 //!   swapped, forfeits for failing engines, PDN output; [`clock`]: game
 //!   clocks (`--tc 60+1`) and time forfeits.
@@ -25,8 +27,10 @@
 //!   resumable record (PDN and ratings file, written as each pair ends).
 //! - [`gate`](mod@gate): candidate vs best by SPRT or a fixed number of games, and a
 //!   training run's checkpoint gate.
-//! - [`score`]: W/D/L, score, Elo difference with a 95 % interval, pentanomial
-//!   counts of game pairs; [`sprt`]: the fishtest-style GSPRT.
+//! - [`score`]: W/D/L, score, logistic and normalized Elo with 95 %
+//!   intervals, pentanomial counts of game pairs; [`sprt`]: the
+//!   fishtest-style GSPRT; [`figures`]: a pairing's figures as `match`,
+//!   `rate` and the gate report them (text and JSON).
 //! - [`elo`]: Bradley-Terry maximum-likelihood ratings with intervals;
 //!   [`ratings`]: the accumulating ratings file and its table / CSV / JSON.
 //! - [`tournament`]: round-robin, gauntlet, the anchor ladder, training
@@ -36,10 +40,12 @@
 #![warn(missing_docs)]
 
 pub use shashki_rules::atomic;
+pub mod book;
 pub mod clock;
 pub mod elo;
 pub mod external;
 pub mod factory;
+pub mod figures;
 pub mod gate;
 pub mod journal;
 pub mod kinds;
@@ -58,6 +64,7 @@ pub mod tournament;
 
 pub use clock::{GameClock, TimeControl};
 pub use factory::PlayerFactory;
+pub use figures::{OpeningUse, PairingFigures};
 pub use gate::{CheckpointPlayers, GateConfig, GateMethod, GateOutcome, gate, gate_checkpoints};
 pub use journal::Journal;
 pub use matches::{Control, EndCause, GameRecord, MatchReport, MatchSettings, run_match};
@@ -66,4 +73,4 @@ pub use player::{GameSetup, Player, PlayerError, PlayerFailure, PlayerMaker};
 pub use rating::{Pairing, RatingError, RatingLog, RatingOutputs, play_pairing, rate_players};
 pub use score::{EloInterval, PairingSummary, Pentanomial, Wdl};
 pub use spec::{MctsSettings, PlayerKind, PlayerSpec, SpecError};
-pub use sprt::{EloModel, Sprt, SprtConfig, SprtDecision};
+pub use sprt::{EloModel, Sprt, SprtConfig, SprtDecision, SprtStatus};

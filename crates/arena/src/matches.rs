@@ -13,13 +13,15 @@
 
 use crate::clock::{DEFAULT_TIME_MARGIN, GameClock, TimeControl};
 use crate::factory::PlayerFactory;
+use crate::figures::{OpeningUse, PairingFigures};
 use crate::openings::{Opening, OpeningBook, OpeningError};
 use crate::player::{GameSetup, Player, PlayerFailure};
 use crate::score::PairingSummary;
+use crate::sprt::SprtStatus;
 use shashki_rules::pdn::{TERMINATION_TAG, write_pdn_file};
 use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, PdnGame};
 use shashki_search::tablebase::{self, Tablebases, TbWdl};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
@@ -326,6 +328,11 @@ pub struct MatchReport {
     pub summary: PairingSummary,
     /// True if the observer stopped the match before all pairs were played.
     pub stopped_early: bool,
+    /// The book and the distinct openings of the pairs counted.
+    pub openings: OpeningUse,
+    /// The SPRT that could stop the match, if one ran
+    /// ([`play_pairing`](crate::rating::play_pairing) runs it).
+    pub sprt: Option<SprtStatus>,
 }
 
 impl MatchReport {
@@ -349,10 +356,21 @@ impl MatchReport {
         tally
     }
 
-    /// The result table: W/D/L, score, Elo difference with its 95 %
-    /// interval, pentanomial counts, and the end reasons.
+    /// The pairing's figures ([`PairingFigures`]).
+    pub fn figures(&self) -> PairingFigures {
+        PairingFigures::new(
+            &self.first,
+            &self.second,
+            &self.summary,
+            &self.openings,
+            self.sprt,
+        )
+    }
+
+    /// The result table: the pairing's figures, then the end reasons and
+    /// every forfeit.
     pub fn result_table(&self) -> String {
-        let mut s = self.summary.describe(&self.first, &self.second);
+        let mut s = self.figures().to_string();
         s.push_str("\nEnd reasons:");
         for (reason, n) in self.end_reasons() {
             let _ = write!(s, " {reason}: {n};");
@@ -472,6 +490,7 @@ pub fn run_match(
     let mut summary = PairingSummary::default();
     let mut games: Vec<GameRecord> = Vec::with_capacity(pairs * 2);
     let mut stopped_early = false;
+    let mut distinct = HashSet::new();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("arena-game-{i}"))
@@ -517,6 +536,7 @@ pub fn run_match(
                 summary.wdl.add_points(p0);
                 summary.wdl.add_points(p1);
                 summary.pentanomial.add_pair(p0, p1);
+                distinct.insert(openings[pair[0].pair].position());
                 if observer(&pair, &summary) == Control::Stop {
                     stop.store(true, Ordering::Relaxed);
                     stopped_early = next_to_observe < pairs;
@@ -539,6 +559,12 @@ pub fn run_match(
         games,
         summary,
         stopped_early,
+        openings: OpeningUse {
+            book: settings.book.name.clone(),
+            book_openings: settings.book.len(),
+            distinct: distinct.len(),
+        },
+        sprt: None,
     }
 }
 

@@ -13,9 +13,9 @@
 //! file, the line and the text.
 //!
 //! The formats are read by `shashki_rules::book` (self-play's start books
-//! read them too). Openings are balloted: [`OpeningBook::ballot`] shuffles the book with a
-//! seed, and the match runner plays each drawn opening twice with colours
-//! swapped.
+//! read them too). Openings are balloted: [`OpeningBook::ballot`] shuffles
+//! the book with a seed, and the match runner plays each drawn opening
+//! twice with colours swapped.
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -31,6 +31,9 @@ const BUILTIN_BOOK: &str = include_str!("../data/openings.txt");
 /// A list of openings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningBook {
+    /// Where the book comes from, for reports: `built-in book`, or the
+    /// file's path.
+    pub name: String,
     /// The openings, in file order.
     pub openings: Vec<Opening>,
 }
@@ -48,6 +51,7 @@ impl OpeningBook {
     /// A book of one opening: the standard start.
     pub fn startpos() -> OpeningBook {
         OpeningBook {
+            name: "start position".into(),
             openings: vec![Opening::startpos()],
         }
     }
@@ -55,6 +59,7 @@ impl OpeningBook {
     /// Loads a file: PDN if it has tags or a `.pdn` extension, else lines.
     pub fn load(path: &Path) -> Result<OpeningBook, OpeningError> {
         Ok(OpeningBook {
+            name: path.display().to_string(),
             openings: book::read_book(path)?,
         })
     }
@@ -62,6 +67,7 @@ impl OpeningBook {
     /// Reads the line format (see the module docs).
     pub fn parse_lines(text: &str, source_name: &str) -> Result<OpeningBook, OpeningError> {
         Ok(OpeningBook {
+            name: source_name.to_string(),
             openings: book::parse_book_lines(text, source_name)?,
         })
     }
@@ -70,6 +76,7 @@ impl OpeningBook {
     /// by its `Opening` or `Event` tag. Any broken game is an error.
     pub fn parse_pdn(text: &str, source_name: &str) -> Result<OpeningBook, OpeningError> {
         Ok(OpeningBook {
+            name: source_name.to_string(),
             openings: book::parse_book_pdn(text, source_name)?,
         })
     }
@@ -153,6 +160,30 @@ mod tests {
         assert_eq!(book.openings[1].name, "t line 4");
         assert_eq!(book.openings[1].start, Position::startpos());
         assert_eq!(book.openings[2].moves_text(), "1. c3-d4");
+    }
+
+    #[test]
+    fn book_lines_read_back_as_written() {
+        let from_start = Opening::from_fields("a".into(), None, "1. c3-d4 d6-c5").unwrap();
+        let fen = "W:Wc3,e3:Bd6,f6";
+        let position_only = Opening::from_fields("b|c".into(), Some(fen), "").unwrap();
+        let fen_and_moves = Opening::from_fields("d".into(), Some(fen), "c3-d4").unwrap();
+        let text: String = [&from_start, &position_only, &fen_and_moves]
+            .iter()
+            .map(|o| o.to_line() + "\n")
+            .collect();
+        assert_eq!(
+            text,
+            "a | 1. c3-d4 d6-c5\nb/c | W:Wc3,e3:Bd6,f6\nd | W:Wc3,e3:Bd6,f6 | 1. c3-d4\n"
+        );
+        let book = OpeningBook::parse_lines(&text, "t").unwrap();
+        assert_eq!(book.openings[0], from_start);
+        assert_eq!(book.openings[2], fen_and_moves);
+        assert_eq!(book.openings[1].name, "b/c");
+        assert_eq!(
+            fen_and_moves.position(),
+            Position::from_fen("B:Wd4,e3:Bd6,f6").unwrap()
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use crate::atomic::write_atomic;
 use crate::factory::PlayerFactory;
+use crate::figures::PairingFigures;
 use crate::journal::{Journal, JournalError};
 use crate::matches::{Control, GameRecord, MatchReport, MatchSettings, mix_seed, run_match};
 use crate::player::PlayerError;
@@ -14,6 +15,7 @@ use crate::plot::{PlotError, write_elo_plot};
 use crate::ratings::{RatingsError, RatingsTable};
 use crate::score::PairingSummary;
 use crate::spec::PlayerSpec;
+use crate::sprt::{Sprt, SprtDecision};
 use crate::tournament::{common_run_dir, default_anchor, plot_data, training_steps};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -60,15 +62,17 @@ pub trait RatingLog {
 }
 
 /// One pairing of a run: `first` against `second` (indices into the
-/// players) under `settings`.
+/// players) under `settings`, stopped at the decision of `sprt` if given.
 #[derive(Clone, Debug)]
 pub struct Pairing {
     /// The player whose view the results take.
     pub first: usize,
     /// Its opponent.
     pub second: usize,
-    /// How the games are played.
+    /// How the games are played (`games` is the most played).
     pub settings: MatchSettings,
+    /// A fresh test that stops the pairing at its decision (`match --sprt`).
+    pub sprt: Option<Sprt>,
 }
 
 impl Pairing {
@@ -84,6 +88,7 @@ impl Pairing {
                     seed: mix_seed(base.seed, k as u64, 0),
                     ..base.clone()
                 },
+                sprt: None,
             })
             .collect()
     }
@@ -103,29 +108,49 @@ pub struct RatingOutputs {
     pub prior_draws: f64,
 }
 
+/// What a pairing's watcher sees after each pair: the pair, the running
+/// summary, and the SPRT with the pair counted (if one runs).
+pub type PairWatch<'w> =
+    dyn FnMut(&[GameRecord; 2], &PairingSummary, Option<&Sprt>) -> Control + 'w;
+
 /// Plays `a` against `b`: one pairing of a rating run, a match or a gate.
-/// Each pair of games is written to `journal` as it ends, then shown to
-/// `watch` with the running summary (it may stop the match: an SPRT
-/// verdict). A pairing whose games are all in the journal already (a
-/// resumed run) is not played: `None`.
+/// Each pair of games is written to `journal` as it ends, counted by `sprt`
+/// (if given), then shown to `watch`, which may stop the match. At the
+/// SPRT's decision no new pair starts and the pairs under way are not
+/// counted (nor recorded), so the journal holds exactly the games the test
+/// saw; the report carries the test's final state. A pairing whose games
+/// are all in the journal already (a resumed run) is not played: `None`.
+///
+/// Resuming, pairs already in the journal are played again but not recorded
+/// twice; the test counts them as replayed, which from the same seed are
+/// the same games for players without a clock.
 pub fn play_pairing(
     a: &PlayerFactory,
     b: &PlayerFactory,
     settings: &MatchSettings,
+    mut sprt: Option<Sprt>,
     journal: &mut Journal,
-    watch: &mut dyn FnMut(&[GameRecord; 2], &PairingSummary) -> Control,
+    watch: &mut PairWatch<'_>,
 ) -> Result<Option<MatchReport>, JournalError> {
     if journal.pairing_done(a.name(), b.name(), settings.pairs()) {
         return Ok(None);
     }
     let mut failed = None;
-    let report = run_match(a, b, settings, &mut |pair, summary| {
+    let mut report = run_match(a, b, settings, &mut |pair, summary| {
         if let Err(e) = journal.record_pair(pair) {
             failed = Some(e);
             return Control::Stop;
         }
-        watch(pair, summary)
+        let decided = sprt.as_mut().is_some_and(|test| {
+            test.add_pair(pair[0].points_for_first(), pair[1].points_for_first());
+            test.decision() != SprtDecision::Continue
+        });
+        match watch(pair, summary, sprt.as_ref()) {
+            _ if decided => Control::Stop,
+            control => control,
+        }
     });
+    report.sprt = sprt.map(|test| test.status());
     match failed {
         Some(e) => Err(e),
         None => Ok(Some(report)),
@@ -148,22 +173,27 @@ pub fn rate_players(
         .iter()
         .map(|s| PlayerFactory::new(s.clone()))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut played = Vec::new();
     for pairing in pairings {
         let (a, b) = (&players[pairing.first], &players[pairing.second]);
-        play_logged(a, b, &pairing.settings, journal, log)?;
+        played.extend(play_logged(a, b, pairing, journal, log)?);
     }
-    finish(journal, specs, anchor, outputs, log)
+    let mut table = finish(journal, specs, anchor, outputs.prior_draws, log)?;
+    table.matches = played;
+    write_outputs(&table, specs, outputs, log)?;
+    Ok(table)
 }
 
 /// One pairing with its progress lines (about ten), its result table and
-/// the network batching figures.
+/// the network batching figures; its figures if it was played.
 fn play_logged(
     a: &PlayerFactory,
     b: &PlayerFactory,
-    settings: &MatchSettings,
+    pairing: &Pairing,
     journal: &mut Journal,
     log: &mut dyn RatingLog,
-) -> Result<(), RatingError> {
+) -> Result<Option<PairingFigures>, RatingError> {
+    let settings = &pairing.settings;
     let pairs = settings.pairs();
     let (first, second) = (a.name(), b.name());
     if journal.pairing_done(first, second, pairs) {
@@ -171,26 +201,37 @@ fn play_logged(
             "{first} vs {second}: all {} games are in the PDN file already; skipped",
             pairs * 2
         ));
-        return Ok(());
+        return Ok(None);
     }
-    log.progress(&format!("{first} vs {second}: {} games", pairs * 2));
+    let most = if pairing.sprt.is_some() {
+        "at most "
+    } else {
+        ""
+    };
+    log.progress(&format!("{first} vs {second}: {most}{} games", pairs * 2));
     let every = (pairs / 10).max(1);
     let mut done = 0;
-    let report = play_pairing(a, b, settings, journal, &mut |_, summary| {
+    let sprt = pairing.sprt.clone();
+    let report = play_pairing(a, b, settings, sprt, journal, &mut |_, summary, sprt| {
         done += 1;
         if done % every == 0 || done == pairs {
+            let llr = sprt.map_or(String::new(), |t| {
+                let (lower, upper) = t.config.bounds();
+                format!(", LLR {:.3} [{lower:.3}, {upper:.3}]", t.llr())
+            });
             log.progress(&format!(
-                "  {done}/{pairs} pairs: {} (W/D/L for {first})",
+                "  {done}/{pairs} pairs: {} (W/D/L for {first}){llr}",
                 summary.wdl
             ));
         }
         Control::Continue
     })
     .map_err(RatingError::Recording)?;
-    if let Some(report) = report {
+    let figures = report.as_ref().map(|report| {
         // Shown with a blank line after it.
         log.result(&format!("{}\n", report.result_table()));
-    }
+        report.figures()
+    });
     for player in [a, b] {
         // Timed net players search on their own threads, not through the batcher.
         if let Some(stats) = player.batch_stats().filter(|s| s.batches > 0) {
@@ -203,17 +244,16 @@ fn play_logged(
             ));
         }
     }
-    Ok(())
+    Ok(figures)
 }
 
 /// Rates everything in the journal's ratings (this run's games were
-/// recorded as they ended) and writes the outputs: the table to the log,
-/// JSON, CSV and the plot.
+/// recorded as they ended) and shows the table.
 fn finish(
     journal: &mut Journal,
     specs: &[PlayerSpec],
     anchor: Option<(String, f64)>,
-    outputs: &RatingOutputs,
+    prior_draws: f64,
     log: &mut dyn RatingLog,
 ) -> Result<RatingsTable, RatingError> {
     for spec in specs {
@@ -242,8 +282,19 @@ fn finish(
     let (anchor, elo) = anchor
         .or_else(|| default_anchor(&file.player_names()))
         .ok_or_else(|| RatingError::Nothing("no games to rate".into()))?;
-    let table = file.rate(&anchor, elo, outputs.prior_draws)?;
+    let table = file.rate(&anchor, elo, prior_draws)?;
     log.result(&table.to_text());
+    Ok(table)
+}
+
+/// Writes the outputs of a rated run: JSON (with this run's pairings'
+/// figures), CSV and the plot.
+fn write_outputs(
+    table: &RatingsTable,
+    specs: &[PlayerSpec],
+    outputs: &RatingOutputs,
+    log: &mut dyn RatingLog,
+) -> Result<(), RatingError> {
     if let Some(path) = &outputs.json {
         write_output(path, &table.to_json())?;
     }
@@ -255,7 +306,7 @@ fn finish(
         .clone()
         .or_else(|| common_run_dir(specs).map(|dir| dir.join("elo.png")));
     if let Some(path) = plot_path {
-        let (points, refs) = plot_data(&table);
+        let (points, refs) = plot_data(table);
         if points.is_empty() {
             if outputs.plot.is_some() {
                 return Err(RatingError::Nothing(
@@ -263,12 +314,18 @@ fn finish(
                 ));
             }
         } else {
+            let anchor = &table.anchor;
+            let elo = table
+                .players
+                .iter()
+                .find(|p| &p.name == anchor)
+                .map_or(0.0, |p| p.elo);
             let title = format!("Elo vs training steps (anchor {anchor} = {elo})");
             write_elo_plot(&path, &title, &points, &refs)?;
             log.progress(&format!("plot {}", path.display()));
         }
     }
-    Ok(table)
+    Ok(())
 }
 
 fn write_output(path: &Path, text: &str) -> Result<(), RatingError> {

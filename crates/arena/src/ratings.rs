@@ -9,6 +9,7 @@
 
 use crate::atomic::write_atomic;
 use crate::elo::{self, EloError, FitOptions, PairResults};
+use crate::figures::PairingFigures;
 use crate::score::{Pentanomial, Wdl};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -282,6 +283,7 @@ impl RatingsFile {
             players,
             pairs,
             anchor: anchor.to_string(),
+            matches: Vec::new(),
         })
     }
 }
@@ -329,6 +331,10 @@ pub struct RatingsTable {
     /// The anchored player (not part of the JSON output).
     #[serde(skip)]
     pub anchor: String,
+    /// The figures of each pairing this run played (`rate` and `match`
+    /// fill it; not read back).
+    #[serde(skip_deserializing)]
+    pub matches: Vec<PairingFigures>,
 }
 
 impl RatingsTable {
@@ -385,7 +391,8 @@ impl RatingsTable {
     }
 
     /// JSON: `{"players": [{"name","elo","ci95","games","score"}], "pairs":
-    /// [{"a","b","wins","draws","losses"}]}`.
+    /// [{"a","b","wins","draws","losses"}], "matches": [...]}`, `matches`
+    /// holding this run's [`PairingFigures`].
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into())
     }

@@ -1,14 +1,47 @@
-//! Score summaries of a pairing: wins/draws/losses, score, logistic Elo
-//! difference with a 95 % interval, and pentanomial counts of game pairs.
+//! Score summaries of a pairing: wins/draws/losses, score, pentanomial
+//! counts of game pairs, and the Elo difference with a 95 % interval in two
+//! units.
 //!
-//! Elo here is always *logistic* Elo: a difference `d` means an expected
-//! score of `1 / (1 + 10^(-d / 400))`.
+//! *Logistic* Elo: a difference `d` means an expected score of
+//! `1 / (1 + 10^(-d / 400))`. Its interval is the normal interval of the
+//! mean score mapped through that curve.
+//!
+//! *Normalized* Elo (fishtest's nElo, `server/fishtest/stats/LLRcalc.py` and
+//! the raw-statistics page `templates/tests_stats.mak` of
+//! official-stockfish/fishtest): the score excess over one standard
+//! deviation of a game's score, scaled so that small differences without
+//! draws equal logistic Elo. It does not depend on the draw rate, and the
+//! games a test needs to see a difference go as `1 / nElo^2`, so it is the
+//! figure that compares books and time controls. With the counts
+//! regularized as fishtest does (an empty category counts `1e-3`), their
+//! total `N` (pairs or games), the mean `mu` and the variance `var` of a
+//! unit's score (a pair's score is the mean of its two games, in `[0, 1]`),
+//! and its skewness `g1` and excess kurtosis `g2`:
+//!
+//! - `t = (mu - 1/2) / sqrt(var)`, with the variance of its estimate
+//!   `var_t = max(0, 1 - t g1 + t^2 (g2 + 2) / 4)` per unit;
+//! - the 95 % interval of `t` is `t +- 1.95996 sqrt(var_t / N)`;
+//! - `nElo = 800 / ln 10 * t / sqrt(2)` for pairs (the standard deviation
+//!   of one game's score is `sqrt(2 var)`), `800 / ln 10 * t` for unpaired
+//!   games; the bounds alike.
+//!
+//! A sample with one outcome only (a sweep, all draws) has no variance: its
+//! nElo is `+-inf` (0 for the middle outcome) with an unbounded interval.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The two-sided 95 % quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// `800 / ln 10`: normalized Elo per unit of `t` (score excess over the
+/// standard deviation of a game's score); fishtest's `nelo_divided_by_nt`.
+pub const NELO_PER_T: f64 = 347.435_585_522_601_46;
+
+/// The count given to an empty category before the statistics of normalized
+/// Elo and the SPRT (fishtest's `LLRcalc.regularize`), so the variance
+/// is never zero.
+pub const REGULARIZATION: f64 = 1e-3;
 
 /// Expected score for a logistic Elo difference `elo`.
 pub fn expected_score(elo: f64) -> f64 {
@@ -40,6 +73,53 @@ pub struct EloInterval {
 }
 
 impl EloInterval {
+    /// No games: estimate 0, unbounded.
+    pub fn unknown() -> EloInterval {
+        EloInterval {
+            elo: 0.0,
+            lower: f64::NEG_INFINITY,
+            upper: f64::INFINITY,
+        }
+    }
+
+    /// Normalized Elo with its 95 % interval from counts of evenly spaced
+    /// scores `0, 1/(k-1), ..., 1` (L/D/W games, or pairs scoring 0 to 2
+    /// points); `paired` says the units are game pairs. The formulas are in
+    /// the module documentation.
+    fn normalized(counts: &[u64], paired: bool) -> EloInterval {
+        let Some(m) = Moments::regularized(counts) else {
+            return EloInterval::unknown();
+        };
+        let outcomes = counts.iter().filter(|&&c| c > 0).count();
+        if outcomes == 1 {
+            // One outcome only (a sweep, all draws): no variance to measure
+            // the excess against; the regularized figures would be
+            // thousands of nElo wide. The direction alone is known.
+            let side = m.mean - 0.5;
+            return EloInterval {
+                elo: if side.abs() < 1e-6 {
+                    0.0
+                } else {
+                    side.signum() * f64::INFINITY
+                },
+                ..EloInterval::unknown()
+            };
+        }
+        let t = (m.mean - 0.5) / m.var.sqrt();
+        let var_t = (1.0 - t * m.skewness + 0.25 * t * t * (m.excess_kurtosis + 2.0)).max(0.0);
+        let half = Z95 * (var_t / m.units).sqrt();
+        let scale = if paired {
+            NELO_PER_T / std::f64::consts::SQRT_2
+        } else {
+            NELO_PER_T
+        };
+        EloInterval {
+            elo: scale * t,
+            lower: scale * (t - half),
+            upper: scale * (t + half),
+        }
+    }
+
     /// Interval from the mean score per game and its standard error over
     /// `units` independent units (games or pairs). When every unit scored
     /// all or nothing the normal interval would have zero width, so the
@@ -168,16 +248,22 @@ impl Wdl {
     pub fn elo(&self) -> EloInterval {
         let n = self.games() as f64;
         if n == 0.0 {
-            return EloInterval {
-                elo: 0.0,
-                lower: f64::NEG_INFINITY,
-                upper: f64::INFINITY,
-            };
+            return EloInterval::unknown();
         }
         let mean = self.score();
         let second = (self.wins as f64 + self.draws as f64 / 4.0) / n;
         let variance = (second - mean * mean).max(0.0);
         EloInterval::from_score(mean, (variance / n).sqrt(), n)
+    }
+
+    /// Normalized Elo with a 95 % interval, games taken as independent.
+    pub fn normalized_elo(&self) -> EloInterval {
+        EloInterval::normalized(&self.counts(), false)
+    }
+
+    /// The counts in score order: losses, draws, wins.
+    pub fn counts(&self) -> [u64; 3] {
+        [self.losses, self.draws, self.wins]
     }
 }
 
@@ -235,11 +321,7 @@ impl Pentanomial {
     pub fn elo(&self) -> EloInterval {
         let n = self.pairs() as f64;
         if n == 0.0 {
-            return EloInterval {
-                elo: 0.0,
-                lower: f64::NEG_INFINITY,
-                upper: f64::INFINITY,
-            };
+            return EloInterval::unknown();
         }
         let mean = self.score();
         let variance: f64 = self
@@ -249,6 +331,59 @@ impl Pentanomial {
             .map(|(k, &c)| c as f64 / n * (k as f64 / 4.0 - mean).powi(2))
             .sum();
         EloInterval::from_score(mean, (variance / n).sqrt(), n)
+    }
+
+    /// Normalized Elo with a 95 % interval from the pairs.
+    pub fn normalized_elo(&self) -> EloInterval {
+        EloInterval::normalized(&self.0, true)
+    }
+}
+
+/// Moments of a score distribution given as counts of evenly spaced scores
+/// `0, 1/(k-1), ..., 1`, each empty category counted as [`REGULARIZATION`]
+/// (fishtest's `results_to_pdf` and `stats_ex`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Moments {
+    /// The total of the regularized counts.
+    pub units: f64,
+    /// Mean score of a unit.
+    pub mean: f64,
+    /// Variance of a unit's score.
+    pub var: f64,
+    /// Skewness (third central moment over `var^1.5`).
+    pub skewness: f64,
+    /// Excess kurtosis (fourth central moment over `var^2`, minus 3).
+    pub excess_kurtosis: f64,
+}
+
+impl Moments {
+    /// The moments of `counts`; `None` when every count is zero.
+    pub fn regularized(counts: &[u64]) -> Option<Moments> {
+        if counts.len() < 2 || counts.iter().all(|&c| c == 0) {
+            return None;
+        }
+        let counts: Vec<f64> = counts
+            .iter()
+            .map(|&c| if c == 0 { REGULARIZATION } else { c as f64 })
+            .collect();
+        let units: f64 = counts.iter().sum();
+        let last = (counts.len() - 1) as f64;
+        let moment = |center: f64, power: i32| -> f64 {
+            counts
+                .iter()
+                .enumerate()
+                .map(|(i, c)| c / units * (i as f64 / last - center).powi(power))
+                .sum()
+        };
+        let mean = moment(0.0, 1);
+        let var = moment(mean, 2);
+        Some(Moments {
+            units,
+            mean,
+            var,
+            skewness: moment(mean, 3) / var.powf(1.5),
+            excess_kurtosis: moment(mean, 4) / (var * var) - 3.0,
+        })
     }
 }
 
@@ -287,26 +422,13 @@ impl PairingSummary {
         }
     }
 
-    /// A one-paragraph human-readable summary naming the players.
-    pub fn describe(&self, first: &str, second: &str) -> String {
-        let w = &self.wdl;
-        let e = self.elo();
-        let mut s = format!(
-            "{first} vs {second}: {} games, {w} (W/D/L), score {:.1}/{} = {:.1}%, draws {:.1}%\nElo difference {first} - {second}: {} (95% interval)",
-            w.games(),
-            w.points(),
-            w.games(),
-            100.0 * w.score(),
-            100.0 * w.draw_ratio(),
-            e,
-        );
+    /// Normalized Elo: from the pairs when there are any, else from the games.
+    pub fn normalized_elo(&self) -> EloInterval {
         if self.pentanomial.pairs() > 0 {
-            s.push_str(&format!(
-                "\nPentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for {first}): {}",
-                self.pentanomial
-            ));
+            self.pentanomial.normalized_elo()
+        } else {
+            self.wdl.normalized_elo()
         }
-        s
     }
 }
 
@@ -358,5 +480,97 @@ mod tests {
         let lost = Pentanomial([20, 0, 0, 0, 0]).elo();
         assert_eq!(lost.lower, f64::NEG_INFINITY);
         assert!(lost.upper.is_finite() && lost.upper < 0.0);
+    }
+
+    /// Hand-computed with fishtest's formulas (python3, independently of
+    /// this code): regularize, then over units of score `i / (k - 1)`:
+    /// `mu`, `var`, skewness `g1`, excess kurtosis `g2`;
+    /// `t = (mu - 0.5) / sqrt(var)`,
+    /// `var_t = 1 - t g1 + t^2 (g2 + 2) / 4`, bounds `t +- 1.959964 sqrt(var_t / N)`,
+    /// times `800 / ln 10` (over `sqrt 2` for pairs).
+    #[test]
+    fn normalized_elo_matches_hand_computed_values() {
+        let close = |e: EloInterval, (elo, lower, upper): (f64, f64, f64)| {
+            assert!(
+                (e.elo - elo).abs() < 1e-6
+                    && (e.lower - lower).abs() < 1e-6
+                    && (e.upper - upper).abs() < 1e-6,
+                "{e:?} vs {elo} [{lower}, {upper}]"
+            );
+        };
+        // 100 pairs [3, 12, 40, 30, 15]: mu 0.605, var 0.060225,
+        // g1 -0.1567016, g2 -0.3096845, t 0.4278623.
+        let p = Pentanomial([3, 12, 40, 30, 15]);
+        close(
+            p.normalized_elo(),
+            (
+                105.113_910_976_284,
+                53.603_233_490_206_854,
+                156.624_588_462_361_12,
+            ),
+        );
+        // Negative from the other side, the same width.
+        let f = p.flipped().normalized_elo();
+        assert!((f.elo + 105.113_910_976_284).abs() < 1e-6);
+        assert!((f.upper + 53.603_233_490_206_854).abs() < 1e-6);
+        // Issue 34's depth 11 against 10: [0, 4, 19, 7, 0] (the empty ends
+        // count 1e-3, N = 30.002): mu 0.5249983, var 0.0223069.
+        close(
+            Pentanomial([0, 4, 19, 7, 0]).normalized_elo(),
+            (
+                41.119_787_819_731_926,
+                -47.600_363_254_006_46,
+                129.839_938_893_470_3,
+            ),
+        );
+        // 100 unpaired games +30 =50 -20: mu 0.55, var 0.1225.
+        close(
+            Wdl::new(30, 50, 20).normalized_elo(),
+            (
+                49.633_655_074_657_4,
+                -19.318_355_204_325_82,
+                118.585_665_353_640_62,
+            ),
+        );
+        // The summary takes the pairs when there are any.
+        let summary = PairingSummary {
+            wdl: Wdl::new(30, 50, 20),
+            pentanomial: Pentanomial([3, 12, 40, 30, 15]),
+        };
+        assert_eq!(summary.normalized_elo(), p.normalized_elo());
+        let unpaired = PairingSummary {
+            wdl: Wdl::new(30, 50, 20),
+            ..PairingSummary::default()
+        };
+        assert_eq!(
+            unpaired.normalized_elo(),
+            Wdl::new(30, 50, 20).normalized_elo()
+        );
+        // Nothing played: no estimate.
+        let none = Pentanomial::default().normalized_elo();
+        assert_eq!((none.lower, none.upper), (f64::NEG_INFINITY, f64::INFINITY));
+    }
+
+    #[test]
+    fn moments_are_regularized_as_fishtest_does() {
+        let m = Moments::regularized(&[0, 4, 19, 7, 0]).unwrap();
+        assert!((m.units - 30.002).abs() < 1e-12);
+        assert!((m.mean - 0.524_998_333_444_437).abs() < 1e-12);
+        assert!((m.var - 0.022_306_887_871_364_31).abs() < 1e-12);
+        assert!((m.skewness + 0.037_858_526_064_857_984).abs() < 1e-9);
+        assert!((m.excess_kurtosis + 0.256_928_858_821_471_1).abs() < 1e-9);
+        assert_eq!(Moments::regularized(&[0, 0, 0]), None);
+        // One outcome only: no variance, the direction alone.
+        let draws = Pentanomial([0, 0, 10, 0, 0]).normalized_elo();
+        assert_eq!(draws.elo, 0.0);
+        assert_eq!(
+            (draws.lower, draws.upper),
+            (f64::NEG_INFINITY, f64::INFINITY)
+        );
+        assert_eq!(
+            Pentanomial([0, 0, 0, 0, 4]).normalized_elo().elo,
+            f64::INFINITY
+        );
+        assert_eq!(Wdl::new(0, 0, 7).normalized_elo().elo, f64::NEG_INFINITY);
     }
 }

@@ -12,11 +12,20 @@
 //!
 //! `LLR = N/2 * ln( (var + (mu - s0)^2) / (var + (mu - s1)^2) )`
 //!
-//! Every count is floored at 1e-3 first (as fishtest does), so the variance
-//! is never zero. The bounds are Wald's: accept H1 at `ln((1-beta)/alpha)`,
+//! This is fishtest's `LLR_alt` (`server/fishtest/stats/LLRcalc.py` of
+//! official-stockfish/fishtest) for logistic bounds. For normalized bounds
+//! (`nElo`, see [`crate::score`]) it is `LLR_normalized_alt`: with
+//! `nt = (mu - 1/2) / sigma` over the standard deviation `sigma` of one
+//! game's score (`sqrt(2 var)` for pairs) and `nt_i = nElo_i / (800 / ln 10)`,
+//! over `G` games (`2N` for pairs):
+//!
+//! `LLR = G/2 * ln( (1 + (nt - nt0)^2) / (1 + (nt - nt1)^2) )`
+//!
+//! Every empty count is 1e-3 first (as fishtest does), so the variance is
+//! never zero. The bounds are Wald's: accept H1 at `ln((1-beta)/alpha)`,
 //! accept H0 at `ln(beta/(1-alpha))`.
 
-use crate::score::{Pentanomial, Wdl, expected_score};
+use crate::score::{Moments, NELO_PER_T, Pentanomial, Wdl, expected_score};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -33,6 +42,36 @@ pub enum EloModel {
     /// standard deviation per game, scaled by `800 / ln 10`; independent of
     /// the draw rate.
     Normalized,
+}
+
+impl EloModel {
+    /// The unit's name as written on the command line and in configs.
+    pub fn name(self) -> &'static str {
+        match self {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        }
+    }
+}
+
+impl fmt::Display for EloModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for EloModel {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<EloModel, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "logistic" => Ok(EloModel::Logistic),
+            "normalized" | "nelo" => Ok(EloModel::Normalized),
+            other => Err(format!(
+                "unknown Elo model {other:?}: expected logistic or normalized"
+            )),
+        }
+    }
 }
 
 /// The settings of a test.
@@ -86,12 +125,11 @@ impl fmt::Display for SprtDecision {
     }
 }
 
-/// `800 / ln 10`: converts a t-value per game into normalized Elo.
-const NELO_PER_T: f64 = 347.435_585_522_601_46;
-
-/// Smallest count used for a category, so the empirical variance stays
-/// positive (fishtest's regularization).
-const EPSILON: f64 = 1e-3;
+/// Games before an SPRT may decide unless told otherwise (the gate's and
+/// `match --sprt`'s default): without a minimum the normal approximation can
+/// stop on a handful of identical pairs, whose empirical variance is tiny
+/// (fishtest avoids this by testing in batches).
+pub const DEFAULT_MIN_GAMES: u64 = 40;
 
 impl SprtConfig {
     /// Checks the settings.
@@ -135,36 +173,26 @@ impl SprtConfig {
 
     /// LLR of paired results (pentanomial counts from the candidate's view).
     pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
-        let counts = p.0.map(|c| c as f64);
-        self.llr(&counts, true)
+        self.llr(&p.0, true)
     }
 
     /// LLR of unpaired games (W/D/L from the candidate's view).
     pub fn llr_trinomial(&self, wdl: &Wdl) -> f64 {
-        let counts = [wdl.losses as f64, wdl.draws as f64, wdl.wins as f64];
-        self.llr(&counts, false)
+        self.llr(&wdl.counts(), false)
     }
 
     /// The GSPRT normal approximation over counts of evenly spaced scores
     /// `0, 1/(k-1), ..., 1`. `paired` says the units are pairs of games.
-    fn llr(&self, counts: &[f64], paired: bool) -> f64 {
-        if counts.iter().sum::<f64>() == 0.0 {
+    fn llr(&self, counts: &[u64], paired: bool) -> f64 {
+        let Some(Moments {
+            units: n,
+            mean: mu,
+            var,
+            ..
+        }) = Moments::regularized(counts)
+        else {
             return 0.0;
-        }
-        let counts: Vec<f64> = counts.iter().map(|&c| c.max(EPSILON)).collect();
-        let n: f64 = counts.iter().sum();
-        let last = (counts.len() - 1) as f64;
-        let score = |i: usize| i as f64 / last;
-        let mu: f64 = counts
-            .iter()
-            .enumerate()
-            .map(|(i, c)| c / n * score(i))
-            .sum();
-        let var: f64 = counts
-            .iter()
-            .enumerate()
-            .map(|(i, c)| c / n * (score(i) - mu).powi(2))
-            .sum();
+        };
         match self.model {
             EloModel::Logistic => {
                 let s0 = expected_score(self.elo0);
@@ -252,6 +280,19 @@ impl Sprt {
         }
     }
 
+    /// Where the test stands: its settings, LLR, bounds, games and decision.
+    pub fn status(&self) -> SprtStatus {
+        let (lower, upper) = self.config.bounds();
+        SprtStatus {
+            config: self.config,
+            llr: self.llr(),
+            lower,
+            upper,
+            games: self.wdl.games(),
+            decision: self.decision(),
+        }
+    }
+
     /// One status line: games, W/D/L, pentanomial, LLR and bounds.
     pub fn status_line(&self) -> String {
         let (lower, upper) = self.config.bounds();
@@ -264,6 +305,42 @@ impl Sprt {
             lower,
             upper
         )
+    }
+}
+
+/// A test's state for reports: its settings, the LLR and its bounds, the
+/// games it counted and its decision (`Continue` when a match ran out of
+/// games first).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtStatus {
+    /// The settings.
+    pub config: SprtConfig,
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// H0 is accepted at or below this LLR.
+    pub lower: f64,
+    /// H1 is accepted at or above this LLR.
+    pub upper: f64,
+    /// Games counted.
+    pub games: u64,
+    /// The decision.
+    pub decision: SprtDecision,
+}
+
+impl fmt::Display for SprtStatus {
+    /// `SPRT [0, 10] normalized Elo, alpha 0.05 beta 0.05: LLR 2.96 [-2.94,
+    /// 2.94] after 120 games: H1 accepted (stronger)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.config;
+        write!(
+            f,
+            "SPRT [{}, {}] {} Elo, alpha {} beta {}: LLR {:.3} [{:.3}, {:.3}] after {} games: ",
+            c.elo0, c.elo1, c.model, c.alpha, c.beta, self.llr, self.lower, self.upper, self.games
+        )?;
+        match self.decision {
+            SprtDecision::Continue => f.write_str("no decision (the games ran out first)"),
+            decided => write!(f, "{decided}"),
+        }
     }
 }
 
@@ -371,6 +448,70 @@ mod tests {
         assert!(c.llr_pentanomial(&p) > 0.0);
         assert!(c.llr_pentanomial(&p.flipped()) < 0.0);
         assert_eq!(c.llr_pentanomial(&Pentanomial::default()), 0.0);
+    }
+
+    /// Hand-computed (python3) with the formulas of the module docs, the
+    /// empty categories counted 1e-3 as fishtest's `regularize` does:
+    /// `[3, 12, 40, 30, 15]` has mu 0.605, var 0.060225 over 100 pairs;
+    /// `[0, 4, 19, 7, 0]` mu 0.5249983, var 0.0223069 over 30.002 pairs;
+    /// `+30 =50 -20` mu 0.55, var 0.1225 over 100 games.
+    #[test]
+    fn llr_matches_hand_computed_values() {
+        let bounds = |elo0, elo1, model| SprtConfig {
+            elo0,
+            elo1,
+            model,
+            ..config()
+        };
+        let logistic = bounds(0.0, 10.0, EloModel::Logistic);
+        let normalized = bounds(0.0, 10.0, EloModel::Normalized);
+        let wide = Pentanomial([3, 12, 40, 30, 15]);
+        let issue = Pentanomial([0, 4, 19, 7, 0]);
+        let games = Wdl::new(30, 50, 20);
+        let cases = [
+            (logistic.llr_pentanomial(&wide), 2.015_022_906_318_268),
+            (normalized.llr_pentanomial(&wide), 1.531_300_360_454_266_3),
+            (logistic.llr_pentanomial(&issue), 0.338_938_197_449_377),
+            (normalized.llr_pentanomial(&issue), 0.177_590_797_672_709_47),
+            (logistic.llr_trinomial(&games), 0.495_134_448_145_945_1),
+            (normalized.llr_trinomial(&games), 0.363_679_158_247_990_85),
+            (
+                bounds(-5.0, 5.0, EloModel::Logistic).llr_pentanomial(&wide),
+                2.119_433_235_773_376_3,
+            ),
+        ];
+        for (i, (got, want)) in cases.into_iter().enumerate() {
+            assert!((got - want).abs() < 1e-9, "case {i}: {got} vs {want}");
+        }
+        // Wald's bounds at 5 % / 5 %: +-ln 19 = +-2.944439; none of these
+        // decides, and a run of them does.
+        assert_eq!(logistic.decide(2.015), SprtDecision::Continue);
+        let mut test = Sprt::new(logistic, 0, u64::MAX);
+        for (k, &count) in wide.0.iter().enumerate() {
+            for _ in 0..count * 2 {
+                let pair = [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (1.0, 0.5), (1.0, 1.0)][k];
+                test.add_pair(pair.0, pair.1);
+            }
+        }
+        // 200 pairs of the same shape: twice the LLR, 4.030 >= 2.944.
+        assert!((test.llr() - 2.0 * 2.015_022_906_318_268).abs() < 1e-6);
+        let status = test.status();
+        assert_eq!(status.decision, SprtDecision::AcceptH1);
+        assert_eq!(status.games, 400);
+        assert!((status.upper - 19f64.ln()).abs() < 1e-12);
+        assert!(
+            status
+                .to_string()
+                .ends_with("after 400 games: H1 accepted (stronger)")
+        );
+    }
+
+    #[test]
+    fn elo_models_parse_and_print() {
+        assert_eq!("normalized".parse::<EloModel>(), Ok(EloModel::Normalized));
+        assert_eq!("Logistic".parse::<EloModel>(), Ok(EloModel::Logistic));
+        assert!("bayes".parse::<EloModel>().is_err());
+        assert_eq!(EloModel::Normalized.to_string(), "normalized");
     }
 
     #[test]

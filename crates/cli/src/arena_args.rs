@@ -5,7 +5,11 @@
 use anyhow::{Result, anyhow};
 use shashki_arena::clock::{DEFAULT_TIME_MARGIN, TimeControl};
 use shashki_arena::matches::{DEFAULT_MAX_PLIES, MatchSettings};
-use shashki_arena::{Journal, Pairing, PlayerSpec, RatingLog, RatingOutputs, rate_players};
+use shashki_arena::sprt::DEFAULT_MIN_GAMES;
+use shashki_arena::{
+    EloModel, Journal, Pairing, PlayerSpec, RatingLog, RatingOutputs, Sprt, SprtConfig,
+    rate_players,
+};
 use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -69,6 +73,64 @@ impl PlayOptions {
             ..settings
         })
     }
+}
+
+/// A test that stops a match at its decision (`shashki match --sprt`).
+#[derive(clap::Args)]
+pub struct SprtOptions {
+    /// Stop at the decision of a GSPRT of H0: Elo = ELO0 against H1: Elo =
+    /// ELO1 (e.g. `0,10`; the unit is --sprt-model), as the training gate
+    /// does: no new pair starts, the pairs under way are not counted, and
+    /// the report gives the decision, the LLR, its bounds and the games;
+    /// `--games` is then the most games played.
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true, value_parser = parse_bounds)]
+    pub sprt: Option<(f64, f64)>,
+    /// Unit of the --sprt bounds: `logistic` or `normalized` (fishtest's
+    /// nElo, independent of the draw rate).
+    #[arg(long, value_name = "MODEL", default_value_t = EloModel::Logistic, requires = "sprt")]
+    pub sprt_model: EloModel,
+    /// Probability of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    pub sprt_alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    pub sprt_beta: f64,
+    /// No decision before this many games (a few identical pairs would
+    /// otherwise decide on a tiny variance).
+    #[arg(long, value_name = "GAMES", default_value_t = DEFAULT_MIN_GAMES, requires = "sprt")]
+    pub sprt_min_games: u64,
+}
+
+impl SprtOptions {
+    /// The fresh test asked for, if any (no upper limit: the match's games
+    /// are).
+    pub fn test(&self) -> Result<Option<Sprt>> {
+        let Some((elo0, elo1)) = self.sprt else {
+            return Ok(None);
+        };
+        let config = SprtConfig {
+            elo0,
+            elo1,
+            alpha: self.sprt_alpha,
+            beta: self.sprt_beta,
+            model: self.sprt_model,
+        };
+        config.validate().map_err(|e| anyhow!("--sprt: {e}"))?;
+        Ok(Some(Sprt::new(config, self.sprt_min_games, u64::MAX)))
+    }
+}
+
+/// Parses `ELO0,ELO1`.
+fn parse_bounds(text: &str) -> Result<(f64, f64), String> {
+    let (a, b) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{text:?}: expected ELO0,ELO1 (e.g. 0,10)"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("{text:?}: {t:?} is not a number"))
+    };
+    Ok((number(a)?, number(b)?))
 }
 
 /// Where results go.

@@ -9,6 +9,11 @@
 
 use clap::{Parser, Subcommand};
 
+/// Fewer page faults in training steps (see the `mimalloc` feature).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod arena_args;
 mod arena_gate;
 mod builtin_engine;
@@ -46,8 +51,11 @@ enum Command {
     /// Speak the Hub protocol of the draughts world on stdin/stdout
     /// (pydraughts, lidraughts-bot, Hub GUIs; docs/ENGINE_PROTOCOL.md).
     Hub(commands::hub::Args),
-    /// Write a checkpoint's network as model.safetensors + model.json.
+    /// Write a checkpoint's network as model.safetensors + model.json, or
+    /// as model.onnx (`--format onnx`).
     Export(commands::export::Args),
+    /// Check a model.onnx against the documented contract (docs/MODEL.md).
+    CheckOnnx(commands::check_onnx::Args),
     /// Read an exported model folder back into a checkpoint.
     Import(commands::import::Args),
     /// Write an untrained NNUE model folder (for `--engine nnue:DIR`).
@@ -63,6 +71,9 @@ enum Command {
     /// Play one pairing (each opening twice, colours swapped) and report
     /// W/D/L, score and the Elo difference.
     Match(commands::match_cmd::Args),
+    /// Unbalanced opening books: score positions into a resumable pool,
+    /// then cut books out of it by band of advantage (held-out split).
+    Book(commands::book::Args),
     /// Rate players by a round-robin or gauntlet: Elo with error bars, table,
     /// CSV, JSON, and a plot of Elo against training steps.
     Rate(commands::rate::Args),
@@ -97,12 +108,14 @@ fn main() {
         Command::Engine(args) => commands::engine::run(args),
         Command::Hub(args) => commands::hub::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::CheckOnnx(args) => commands::check_onnx::run(args),
         Command::Import(args) => commands::import::run(args),
         Command::NnueInit(args) => commands::nnue_init::run(args),
         Command::NnueDiagnose(args) => commands::nnue_diagnose::run(args),
         Command::Relabel(args) => commands::relabel::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
+        Command::Book(args) => commands::book::run(args),
         Command::Rate(args) => commands::rate::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),

@@ -13,6 +13,7 @@ use crate::desc::{ConvDesc, Span};
 use crate::error::NetError;
 use crate::fold::Folder;
 use crate::layers::Builder;
+use crate::rows_norm::batch_norm_rows;
 use crate::weights::NamedTensor;
 use burn::module::{Module, ModuleDisplay};
 use burn::nn::BatchNorm;
@@ -29,13 +30,25 @@ pub(crate) trait Activation: Clone + Add<Output = Self> {
     fn batch_norm(self, bn: &BatchNorm) -> Self;
 }
 
-impl<const D: usize> Activation for Tensor<D> {
+/// The 8x8 board's `[n, c, 8, 8]`: burn's batch norm.
+impl Activation for Tensor<4> {
     fn relu(self) -> Self {
         relu(self)
     }
 
     fn batch_norm(self, bn: &BatchNorm) -> Self {
         bn.forward(self)
+    }
+}
+
+/// The squares' `[n * 32, c]`: statistics over the rows, no transposes.
+impl Activation for Tensor<2> {
+    fn relu(self) -> Self {
+        relu(self)
+    }
+
+    fn batch_norm(self, bn: &BatchNorm) -> Self {
+        batch_norm_rows(self, bn)
     }
 }
 

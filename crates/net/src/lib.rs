@@ -18,10 +18,14 @@
 //!   named host tensors and back; [`output`] is what both forms return.
 //! - [`NetEvaluator`]: the search's [`Evaluator`](shashki_search::Evaluator)
 //!   with real batching.
-//! - [`compute_losses`], [`SampleBatch`], [`train_step`]: what the learner needs.
+//! - [`compute_losses`], [`SampleBatch`], [`train_step`]: what the learner
+//!   needs; [`rows_norm`]: the diagonal net's training batch norm without
+//!   burn's transposing copies.
 //! - [`Checkpoint`]: weights, architecture, step and optimiser state in one
 //!   checksummed file; [`export_model`] / [`import_model`]: the
 //!   `model.safetensors` + `model.json` folder for other front ends;
+//!   [`export_onnx`] / [`check_onnx`]: the same net as `model.onnx`
+//!   ([`onnx`]);
 //!   [`weights`]: named host tensors, their sources and safetensors.
 //!
 //! The CPU backend is burn's `flex` ([`device_from_name`]`("cpu")`); the
@@ -47,8 +51,10 @@ mod layers;
 mod layout;
 pub mod loss;
 pub mod model;
+pub mod onnx;
 pub mod output;
 pub mod playouts;
+pub mod rows_norm;
 pub mod tower;
 pub mod training;
 pub mod weights;
@@ -73,8 +79,10 @@ pub use kernels::{InferenceKernels, KernelNet};
 pub use kinds::parameter_count;
 pub use loss::{LossWeights, Losses, SampleBatch, TrainBatch, compute_losses, encode_sample};
 pub use model::Net;
+pub use onnx::{ONNX_FILE, OnnxSummary, check_onnx, export_onnx};
 pub use output::{HostOutput, NetOutput, PLIES_LEFT_SCALE};
 pub use playouts::random_positions;
+pub use rows_norm::set_reference_batch_norm;
 pub use training::{LossValues, adam, optimizer_from_bytes, optimizer_to_bytes, train_step};
 pub use weights::NamedTensor;
 

@@ -7,12 +7,14 @@
 
 mod common;
 
-use common::{evaluate_all, random_batch_norm_net, random_positions, temp_dir, tiny_of_every_kind};
+use common::{
+    evaluate_all, largest_difference, random_batch_norm_net, random_positions, temp_dir,
+    tiny_of_every_kind,
+};
 use shashki_net::{
     Checkpoint, Device, InferenceKernels, NetConfig, NetEvaluator, NetKind, export_model,
 };
 use shashki_rules::Position;
-use std::collections::BTreeMap;
 use support::{python_ready, run_reference, script};
 
 #[path = "../../../tests/support/python_reference.rs"]
@@ -88,47 +90,4 @@ fn reference_difference(config: &NetConfig, test: &str, kernels: &[InferenceKern
             largest_difference(&lines, &ours, &positions)
         })
         .collect()
-}
-
-/// The largest difference between the reference's `lines` and `ours`.
-fn largest_difference(
-    lines: &[serde_json::Value],
-    ours: &[shashki_search::Evaluation],
-    positions: &[Position],
-) -> f64 {
-    let mut worst = 0.0f64;
-    for ((theirs, eval), position) in lines.iter().zip(ours).zip(positions) {
-        let fen = position.to_fen();
-        let wdl: Vec<f64> = theirs["wdl"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_f64().unwrap())
-            .collect();
-        let our_wdl = [eval.wdl.win, eval.wdl.draw, eval.wdl.loss];
-        for (a, b) in wdl.iter().zip(our_wdl) {
-            worst = worst.max((a - f64::from(b)).abs());
-        }
-        let their_policy: BTreeMap<String, f64> = theirs["policy"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_f64().unwrap()))
-            .collect();
-        let moves = position.legal_moves();
-        let our_policy: BTreeMap<String, f64> = moves
-            .iter()
-            .zip(&eval.priors)
-            .map(|(m, &p)| (m.to_string(), f64::from(p)))
-            .collect();
-        assert_eq!(
-            their_policy.keys().collect::<Vec<_>>(),
-            our_policy.keys().collect::<Vec<_>>(),
-            "legal moves differ in {fen}"
-        );
-        for (mv, p) in &our_policy {
-            worst = worst.max((p - their_policy[mv]).abs());
-        }
-    }
-    worst
 }

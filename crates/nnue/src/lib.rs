@@ -14,7 +14,8 @@
 //!   with a lazily updated accumulator stack.
 //! - [`save_model`] / [`load_quantized`] / [`load_float`]: the model folder
 //!   (`model.json` + float and quantized safetensors, checksummed);
-//!   [`load_engine_net`] also takes a training checkpoint.
+//!   [`load_engine_net`] also takes a training checkpoint;
+//!   [`export_nnue_onnx`] / [`check_nnue_onnx`]: the float net as `model.onnx`.
 //! - [`NnueCheckpoint`]: a training checkpoint (float weights, step,
 //!   optimiser state) in one checksummed file.
 //! - [`train`]: the same float architecture in burn, for training (the
@@ -27,6 +28,7 @@ pub mod error;
 pub mod features;
 pub mod file;
 pub mod network;
+pub mod onnx;
 pub mod quant;
 pub mod simd;
 pub mod speed;
@@ -40,6 +42,7 @@ pub use file::{
     NnueModelJson, load_float, load_quantized, load_quantized_bytes, read_model_json, save_model,
 };
 pub use network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};
+pub use onnx::{NNUE_ONNX_FILE, check_nnue_onnx, export_nnue_onnx};
 pub use quant::QuantNet;
 pub use simd::Kernels;
 pub use stacks::Stacks;

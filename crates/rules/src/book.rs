@@ -40,6 +40,14 @@ impl Opening {
         }
     }
 
+    /// The position after the opening moves: two openings that reach the
+    /// same one are the same opening for a match.
+    pub fn position(&self) -> Position {
+        self.moves
+            .iter()
+            .fold(self.start, |pos, mv| pos.make_move(mv))
+    }
+
     /// A game judged by `rules` with the opening moves already played.
     pub fn game(&self, rules: DrawRules) -> Game {
         let mut game = Game::with_rules(self.start, rules);
@@ -47,6 +55,37 @@ impl Opening {
             game.play(mv);
         }
         game
+    }
+
+    /// An opening from its fields as a book line gives them: the start
+    /// position's FEN (`None`: the standard start) and the moves played
+    /// from it, replayed with the rules; an opening after which the game is
+    /// over is an error.
+    pub fn from_fields(name: String, fen: Option<&str>, moves: &str) -> Result<Opening, String> {
+        let start = match fen {
+            Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+            None => Position::startpos(),
+        };
+        let moves = parse_moves(&start, moves)?;
+        let opening = Opening { name, start, moves };
+        check_playable(&opening)?;
+        Ok(opening)
+    }
+
+    /// The opening as a line of a book file ([`parse_book_lines`] reads it
+    /// back): `Name | moves` from the standard start, else
+    /// `Name | FEN | moves`, or `Name | FEN` without moves. A `|` in the
+    /// name would split the line, so it is written as `/`.
+    pub fn to_line(&self) -> String {
+        let name = self.name.replace('|', "/");
+        let moves = self.moves_text();
+        if self.start == Position::startpos() && !moves.is_empty() {
+            format!("{name} | {moves}")
+        } else if moves.is_empty() {
+            format!("{name} | {}", self.start.to_fen())
+        } else {
+            format!("{name} | {} | {moves}", self.start.to_fen())
+        }
     }
 
     /// The moves as a numbered move list (`1. c3-d4 d6-c5 2. ...`).
@@ -133,21 +172,11 @@ pub fn parse_book_lines(text: &str, source_name: &str) -> Result<Vec<Opening>, O
             [name, fen, moves] => (Some(*name), Some(*fen), *moves),
             _ => return Err(err("more than three '|'-separated fields".into())),
         };
-        let start = match fen {
-            Some(f) => Position::from_fen(f).map_err(|e| err(format!("bad FEN: {e}")))?,
-            None => Position::startpos(),
-        };
-        let moves = parse_moves(&start, moves).map_err(err)?;
-        let opening = Opening {
-            name: name
-                .filter(|n| !n.is_empty())
-                .map(str::to_string)
-                .unwrap_or_else(|| format!("{source_name} line {}", i + 1)),
-            start,
-            moves,
-        };
-        check_playable(&opening).map_err(err)?;
-        openings.push(opening);
+        let name = name
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("{source_name} line {}", i + 1));
+        openings.push(Opening::from_fields(name, fen, moves).map_err(err)?);
     }
     non_empty(openings, source_name, "no opening found")
 }

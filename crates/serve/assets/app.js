@@ -159,7 +159,7 @@ async function requestEngineMove() {
   try {
     const reply = await api('/api/engine-move', {
       ...gameRequest(),
-      engine: $('opponent').value.trim() || null,
+      engine: $('opponent').value || null,
       movetime_ms: Number($('movetime').value),
     }, { signal: abort.signal });
     if (generation !== S.generation) return;
@@ -471,12 +471,12 @@ async function listRuns() {
   const table = $('run-list');
   table.textContent = '';
   if (!S.info.runs) {
-    $('runs-note').textContent = 'No run folder: start the server with `shashki serve --runs runs` to follow training runs here.';
+    $('runs-note').textContent = 'No runs yet: start the server with `shashki serve --runs runs` to follow training runs here.';
     return;
   }
   try {
     const runs = await api('/api/runs');
-    $('runs-note').textContent = runs.length ? 'Click a run for its curves.' : 'No run in the run folder yet.';
+    $('runs-note').textContent = runs.length ? 'Click a run for its curves.' : 'No runs yet: training (`shashki train --run-dir runs/NAME`) writes them into the run folder.';
     const head = table.insertRow();
     ['Run', 'Gen.', 'Steps', 'Games', 'Best Elo'].forEach((t) => {
       const th = document.createElement('th'); th.textContent = t; head.appendChild(th);
@@ -537,21 +537,31 @@ function wire() {
 }
 
 async function main() {
+  // The token of the printed URL is now in a cookie: keep it out of the
+  // address bar (and of screenshots and history).
+  const url = new URL(window.location.href);
+  if (url.searchParams.has('token')) {
+    url.searchParams.delete('token');
+    window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+  }
   wire();
   try {
     S.info = await api('/api/info');
   } catch (e) { showError(`cannot reach the server: ${e.message}`); return; }
-  const engines = S.info.engines;
-  for (const [name, description] of engines) {
+  // The server offers the engines its owner named; a request can only
+  // pick one of these names.
+  const option = (name, description) => {
     const opt = document.createElement('option');
     opt.value = name; opt.textContent = name; opt.title = description;
-    $('analysis-engine').appendChild(opt);
-    const o2 = document.createElement('option');
-    o2.value = name; o2.textContent = description;
-    $('opponents').appendChild(o2);
+    return opt;
+  };
+  const engines = S.info.engines;
+  for (const [name, description] of engines) {
+    $('analysis-engine').appendChild(option(name, description));
+    $('opponent').appendChild(option(name, description));
   }
-  for (const spec of ['ab:depth=6', 'ab:movetime=1000', 'mcts:movetime=1000', 'random']) {
-    const o = document.createElement('option'); o.value = spec; $('opponents').appendChild(o);
+  for (const [name, description] of S.info.players || []) {
+    $('opponent').appendChild(option(name, description));
   }
   if (engines.length) $('opponent').value = engines[0][0];
   $('server-line').textContent = `${engines.length ? engines[0][1] : 'no engine'}${S.info.tablebase ? ' · tablebases' : ''}`;

@@ -6,6 +6,7 @@
 //! stream is dropped and the search stops.
 
 use crate::error::{ApiError, ApiResult, WithStatus};
+use crate::players::{Choice, EngineSettings, SearchAsk};
 use crate::position::GameRequest;
 use crate::state::{AppState, StopOnDrop, clamp_time};
 use axum::extract::rejection::QueryRejection;
@@ -31,13 +32,20 @@ pub struct AnalyseQuery {
     /// The moves from the start, separated by spaces or commas.
     #[serde(default)]
     pub moves: Option<String>,
-    /// A named engine (the default one if absent).
+    /// The name of one of the server's engines (the default one if
+    /// absent); never a spec or a path.
     #[serde(default)]
     pub engine: Option<String>,
     /// How long to analyse, in milliseconds (clamped to the server's limit;
     /// the limit by default).
     #[serde(default)]
     pub time_ms: Option<u64>,
+    /// A depth cap in plies (within the server's limit).
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Search threads (within the server's limit).
+    #[serde(default)]
+    pub threads: Option<usize>,
 }
 
 /// One report of the search, as the page shows it.
@@ -154,16 +162,31 @@ pub async fn analyse(
     }
     let named = state
         .opponents
-        .engine(query.engine.as_deref())
+        .analysis_engine(query.engine.as_deref())
+        .map_err(ApiError::bad_request)?;
+    let ask = SearchAsk {
+        depth: query.depth,
+        threads: query.threads,
+    };
+    state
+        .opponents
+        .check_ask(&Choice::Engine(named.clone()), &ask)
         .map_err(ApiError::bad_request)?;
     let time = clamp_time(query.time_ms, state.max_analysis, state.max_analysis);
     let permit = state.search_slot()?;
-    let engine = (named.make)().map_err(ApiError::internal)?;
+    let engine = (named.make)(&EngineSettings {
+        threads: ask.threads,
+    })
+    .map_err(ApiError::internal)?;
     let guard = StopOnDrop(engine.stop_handle());
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    let limits = SearchLimits {
+        depth: ask.depth,
+        ..SearchLimits::movetime(time)
+    };
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        run_search(engine, &game, time, &tx);
+        run_search(engine, &game, &limits, &tx);
     });
     // The guard lives as long as the stream: dropping the stream (the
     // client went away) stops the search.
@@ -177,7 +200,7 @@ pub async fn analyse(
 fn run_search(
     mut engine: Box<dyn shashki_search::Engine>,
     game: &Game,
-    time: Duration,
+    limits: &SearchLimits,
     tx: &tokio::sync::mpsc::UnboundedSender<Event>,
 ) {
     let side = game.side_to_move();
@@ -186,7 +209,7 @@ fn run_search(
         let event = Event::default().event(name).json_data(info);
         event.is_ok_and(|e| tx.send(e).is_ok())
     };
-    let report = engine.go(game, &SearchLimits::movetime(time), &mut |report| {
+    let report = engine.go(game, limits, &mut |report| {
         if !send("info", &InfoView::of(report, side))
             && let Some(stop) = &stop
         {

@@ -1,8 +1,8 @@
 //! `POST /api/position` (the view of a game's position) and
-//! `POST /api/engine-move` (an engine's or arena player's reply).
+//! `POST /api/engine-move` (a named engine's or arena player's reply).
 
 use crate::error::{ApiError, ApiResult};
-use crate::players::MoverError;
+use crate::players::SearchAsk;
 use crate::position::{GameRequest, MoveView, PositionView};
 use crate::state::{AppState, StopOnDrop, clamp_time};
 use crate::{RawBody, json_body};
@@ -35,12 +35,19 @@ pub struct EngineMoveRequest {
     /// The moves from the start.
     #[serde(default)]
     pub moves: Vec<String>,
-    /// A named engine or an arena player spec; the default engine if absent.
+    /// The name of one of the server's engines or players (never a spec
+    /// or a path); the default engine if absent.
     #[serde(default)]
     pub engine: Option<String>,
     /// Time per move in milliseconds (clamped to the server's limit).
     #[serde(default)]
     pub movetime_ms: Option<u64>,
+    /// A depth cap in plies (engines only; within the server's limit).
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Search threads (engines only; within the server's limit).
+    #[serde(default)]
+    pub threads: Option<usize>,
 }
 
 /// The reply.
@@ -73,15 +80,27 @@ pub async fn engine_move(
         )));
     }
     let movetime = clamp_time(request.movetime_ms, DEFAULT_MOVETIME, state.max_movetime);
+    // The name and the bounds are checked before anything is made.
+    let choice = state
+        .opponents
+        .choose(request.engine.as_deref())
+        .map_err(ApiError::bad_request)?;
+    let ask = SearchAsk {
+        depth: request.depth,
+        threads: request.threads,
+    };
+    state
+        .opponents
+        .check_ask(&choice, &ask)
+        .map_err(ApiError::bad_request)?;
     let permit = state.search_slot()?;
     let seed = game.ply() as u64 + 1;
-    let spec = request.engine.clone();
     let worker_state = Arc::clone(&state);
     let (made_tx, made_rx) = tokio::sync::oneshot::channel();
     let search_game = game.clone();
     let search = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let mut mover = match worker_state.opponents.mover(spec.as_deref(), seed) {
+        let mut mover = match worker_state.opponents.mover(&choice, &ask, seed) {
             Ok(m) => m,
             Err(e) => {
                 let _ = made_tx.send(None);
@@ -93,7 +112,6 @@ pub async fn engine_move(
         mover
             .choose(&search_game, movetime)
             .map(|mv| (mv, start.elapsed()))
-            .map_err(MoverError::Failed)
     });
     // Held across the await: if the client goes away this future is
     // dropped, and with it the guard that stops the search.
@@ -101,10 +119,7 @@ pub async fn engine_move(
     let (mv, elapsed) = search
         .await
         .map_err(|e| ApiError::internal(format!("the search thread failed: {e}")))?
-        .map_err(|e| match e {
-            MoverError::Spec(m) => ApiError::bad_request(m),
-            MoverError::Failed(m) => ApiError::internal(m),
-        })?;
+        .map_err(ApiError::internal)?;
     // An external engine's answer is checked like a user's move.
     if !game.legal_moves().iter().any(|m| m.key() == mv.key()) {
         return Err(ApiError::internal(format!(

@@ -1,20 +1,30 @@
-//! The one place where the server turns a name into something that plays:
-//! the engines the command line gave it by name (`builtin`, and its
-//! `--engine` choice), or any player spec the arena accepts (`ab:depth=6`,
-//! `nnue:models/x`, `net:runs/a/checkpoints/ckpt-000001000.shzk`, `ext:...`),
-//! through `"spec".parse::<PlayerSpec>()` and [`PlayerFactory`].
+//! The one place where the server turns a request's engine name into
+//! something that plays. The command line names everything that can play
+//! (its engines, which also analyse, and arena players, which only play);
+//! a request picks one of those names and may set only bounded parameters
+//! ([`RequestLimits`]). A request never carries a program, a path or a
+//! player spec: whatever it sends is looked up in the list, and a text that
+//! is not a name is refused before anything is started, opened or read.
 
-use shashki_arena::spec::PlayerSpec;
 use shashki_arena::{GameSetup, Player, PlayerFactory};
 use shashki_rules::{Game, Move};
 use shashki_search::tablebase::Tablebases;
 use shashki_search::{Engine, SearchLimits, SearchReport, StopHandle};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
+/// What a request may choose about an engine it names: its search threads
+/// (within [`crate::ServeOptions::max_threads`]); `None` keeps the
+/// engine's own default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// Search threads.
+    pub threads: Option<usize>,
+}
+
 /// Builds a fresh engine (each search gets its own: searches run at once).
-pub type EngineMaker = Arc<dyn Fn() -> Result<Box<dyn Engine>, String> + Send + Sync>;
+pub type EngineMaker =
+    Arc<dyn Fn(&EngineSettings) -> Result<Box<dyn Engine>, String> + Send + Sync>;
 
 /// An engine offered by name to the page: for analysis (live reports) and
 /// as an opponent.
@@ -34,35 +44,100 @@ impl std::fmt::Debug for NamedEngine {
     }
 }
 
-/// How many arena players (their loaded networks) are kept for reuse.
-const KEPT_FACTORIES: usize = 8;
+/// An arena player offered by name as an opponent (it plays at the
+/// settings its spec gives, within the request's time per move; it cannot
+/// analyse). Prepared once, when the server starts.
+#[derive(Clone)]
+pub struct NamedPlayer {
+    /// The name the page shows and sends.
+    pub name: String,
+    /// A line about it.
+    pub description: String,
+    /// Makes one player per reply.
+    pub factory: Arc<PlayerFactory>,
+}
 
-/// Named engines and the arena's players, prepared once and kept.
+impl std::fmt::Debug for NamedPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NamedPlayer({})", self.name)
+    }
+}
+
+/// The bounds on what a request may ask of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestLimits {
+    /// Deepest search a request may ask for, in plies.
+    pub max_depth: u32,
+    /// Most search threads a request may ask for.
+    pub max_threads: usize,
+}
+
+/// What a request asked of one search beside its time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchAsk {
+    /// A depth cap in plies.
+    pub depth: Option<u32>,
+    /// Search threads.
+    pub threads: Option<usize>,
+}
+
+/// The engines and players the command line named, by name.
 pub struct Opponents {
     engines: Vec<NamedEngine>,
+    players: Vec<NamedPlayer>,
     /// The server's tables, probed by the arena players' searches.
     tablebases: Option<Arc<Tablebases>>,
-    factories: Mutex<HashMap<String, Arc<PlayerFactory>>>,
+    limits: RequestLimits,
+}
+
+/// What a request named: an engine (which can analyse and be stopped) or
+/// an arena player.
+#[derive(Clone)]
+pub enum Choice {
+    /// A named engine.
+    Engine(NamedEngine),
+    /// A named arena player.
+    Player(NamedPlayer),
 }
 
 /// Something that chooses one move: an engine (which can be stopped) or an
 /// arena player (bounded by its time per move).
 pub enum Mover {
-    /// A named engine.
-    Engine(Box<dyn Engine>),
+    /// A named engine, with the request's depth cap.
+    Engine(Box<dyn Engine>, Option<u32>),
     /// An arena player.
     Player(Box<dyn Player>),
 }
 
 impl Opponents {
-    /// The named engines (the first is the default); arena players probe
-    /// `tablebases` in their search.
-    pub fn new(engines: Vec<NamedEngine>, tablebases: Option<Arc<Tablebases>>) -> Opponents {
-        Opponents {
-            engines,
-            tablebases,
-            factories: Mutex::new(HashMap::new()),
+    /// The named engines (the first is the default) and players; every
+    /// name must be unique.
+    pub fn new(
+        engines: Vec<NamedEngine>,
+        players: Vec<NamedPlayer>,
+        tablebases: Option<Arc<Tablebases>>,
+        limits: RequestLimits,
+    ) -> Result<Opponents, String> {
+        let mut names: Vec<&str> = Vec::new();
+        for name in engines
+            .iter()
+            .map(|e| e.name.as_str())
+            .chain(players.iter().map(|p| p.name.as_str()))
+        {
+            if name.trim().is_empty() {
+                return Err("an engine needs a name".into());
+            }
+            if names.contains(&name) {
+                return Err(format!("two engines are named {name:?}"));
+            }
+            names.push(name);
         }
+        Ok(Opponents {
+            engines,
+            players,
+            tablebases,
+            limits,
+        })
     }
 
     /// The named engines.
@@ -70,88 +145,140 @@ impl Opponents {
         &self.engines
     }
 
-    /// The named engine `name`, or the default one for `None`.
-    pub fn engine(&self, name: Option<&str>) -> Result<&NamedEngine, String> {
-        match name.map(str::trim).filter(|n| !n.is_empty()) {
-            None => self
+    /// The named arena players.
+    pub fn players(&self) -> &[NamedPlayer] {
+        &self.players
+    }
+
+    /// The bounds on a request.
+    pub fn limits(&self) -> RequestLimits {
+        self.limits
+    }
+
+    fn all_names(&self) -> String {
+        self.engines
+            .iter()
+            .map(|e| e.name.as_str())
+            .chain(self.players.iter().map(|p| p.name.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// What `name` names (the default engine for `None` or an empty name);
+    /// anything else is refused with the choices, and the text asked for is
+    /// repeated only when it looks like a name (never a path or a spec).
+    pub fn choose(&self, name: Option<&str>) -> Result<Choice, String> {
+        let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+            return self
                 .engines
                 .first()
-                .ok_or_else(|| "this server has no engine".to_string()),
-            Some(name) => self.engines.iter().find(|e| e.name == name).ok_or_else(|| {
-                format!(
-                    "unknown engine {name:?}: this server analyses with {}",
-                    self.engine_names().join(", ")
-                )
-            }),
+                .cloned()
+                .map(Choice::Engine)
+                .ok_or_else(|| "this server has no engine".to_string());
+        };
+        if let Some(engine) = self.engines.iter().find(|e| e.name == name) {
+            return Ok(Choice::Engine(engine.clone()));
+        }
+        if let Some(player) = self.players.iter().find(|p| p.name == name) {
+            return Ok(Choice::Player(player.clone()));
+        }
+        let asked = if looks_like_a_name(name) {
+            format!("unknown engine {name:?}")
+        } else {
+            "\"engine\" takes the name of one of this server's engines, not a spec or a path"
+                .to_string()
+        };
+        Err(format!(
+            "{asked}: this server plays {} (its owner names them with --engine or \
+             --players-file when starting it)",
+            self.all_names()
+        ))
+    }
+
+    /// The named engine for an analysis: an arena player cannot analyse.
+    pub fn analysis_engine(&self, name: Option<&str>) -> Result<NamedEngine, String> {
+        match self.choose(name)? {
+            Choice::Engine(engine) => Ok(engine),
+            Choice::Player(player) => Err(format!(
+                "{:?} is an arena player: it plays but cannot analyse; this server analyses \
+                 with {}",
+                player.name,
+                self.engines
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         }
     }
 
-    fn engine_names(&self) -> Vec<String> {
-        self.engines.iter().map(|e| e.name.clone()).collect()
+    /// Checks a request's depth and threads against the bounds; both apply
+    /// to engines only (an arena player plays at its spec's settings).
+    pub fn check_ask(&self, choice: &Choice, ask: &SearchAsk) -> Result<(), String> {
+        if let Choice::Player(p) = choice
+            && (ask.depth.is_some() || ask.threads.is_some())
+        {
+            return Err(format!(
+                "{:?} is an arena player: it plays at the settings its owner gave it; a \
+                 request may set only its time per move",
+                p.name
+            ));
+        }
+        let limits = self.limits;
+        if let Some(depth) = ask.depth
+            && !(1..=limits.max_depth).contains(&depth)
+        {
+            return Err(format!(
+                "depth {depth} is out of range (1 to {} plies on this server)",
+                limits.max_depth
+            ));
+        }
+        if let Some(threads) = ask.threads
+            && !(1..=limits.max_threads).contains(&threads)
+        {
+            return Err(format!(
+                "threads {threads} is out of range (1 to {} on this server)",
+                limits.max_threads
+            ));
+        }
+        Ok(())
     }
 
-    /// A mover for `spec`: a named engine, else an arena player spec. A spec
-    /// that does not parse or a player that cannot be prepared (a missing
-    /// network) is an error for the user.
-    pub fn mover(&self, spec: Option<&str>, seed: u64) -> Result<Mover, MoverError> {
-        let spec = spec.map(str::trim).filter(|s| !s.is_empty());
-        if spec.is_none() || self.engines.iter().any(|e| Some(e.name.as_str()) == spec) {
-            let named = self.engine(spec).map_err(MoverError::Spec)?;
-            return (named.make)()
-                .map(Mover::Engine)
-                .map_err(MoverError::Failed);
-        }
-        let spec = spec.unwrap_or_default();
-        let factory = self.factory(spec)?;
-        factory
-            .create_for_game(&GameSetup {
-                seed,
-                clocked: true,
-                tablebases: self.tablebases.as_ref(),
+    /// A mover for `choice` (checked with [`Opponents::check_ask`]); a
+    /// failure here is the server's (an engine that could not be made).
+    pub fn mover(&self, choice: &Choice, ask: &SearchAsk, seed: u64) -> Result<Mover, String> {
+        match choice {
+            Choice::Engine(engine) => (engine.make)(&EngineSettings {
+                threads: ask.threads,
             })
-            .map(Mover::Player)
-            .map_err(|e| MoverError::Failed(format!("{spec}: {e}")))
-    }
-
-    fn factory(&self, text: &str) -> Result<Arc<PlayerFactory>, MoverError> {
-        if let Some(f) = self.lock().get(text) {
-            return Ok(Arc::clone(f));
+            .map(|e| Mover::Engine(e, ask.depth)),
+            Choice::Player(player) => player
+                .factory
+                .create_for_game(&GameSetup {
+                    seed,
+                    clocked: true,
+                    tablebases: self.tablebases.as_ref(),
+                })
+                .map(Mover::Player)
+                .map_err(|e| format!("{}: {e}", player.name)),
         }
-        let spec: PlayerSpec = text.parse().map_err(|e: shashki_arena::spec::SpecError| {
-            MoverError::Spec(format!(
-                "{e}; or one of this server's engines: {}",
-                self.engine_names().join(", ")
-            ))
-        })?;
-        let factory =
-            Arc::new(PlayerFactory::new(spec).map_err(|e| MoverError::Spec(e.to_string()))?);
-        let mut kept = self.lock();
-        if kept.len() >= KEPT_FACTORIES {
-            kept.clear();
-        }
-        kept.insert(text.to_string(), Arc::clone(&factory));
-        Ok(factory)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<PlayerFactory>>> {
-        self.factories.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
-/// Why no mover could be made.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MoverError {
-    /// The spec or name is wrong (the user's fault: a 400).
-    Spec(String),
-    /// It is right but could not be prepared (a 500).
-    Failed(String),
+/// Letters, digits and `_ . + -`, at most 64: a text the error may repeat
+/// without echoing a path or a command.
+fn looks_like_a_name(text: &str) -> bool {
+    text.len() <= 64
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '+' | '-'))
 }
 
 impl Mover {
     /// A handle that stops the search at once, if this mover has one.
     pub fn stop_handle(&self) -> Option<StopHandle> {
         match self {
-            Mover::Engine(e) => e.stop_handle(),
+            Mover::Engine(e, _) => e.stop_handle(),
             Mover::Player(_) => None,
         }
     }
@@ -161,13 +288,34 @@ impl Mover {
     pub fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Move, String> {
         let limits = SearchLimits::movetime(movetime);
         match self {
-            Mover::Engine(engine) => engine
-                .go(game, &limits, &mut |_: &SearchReport| {})
+            Mover::Engine(engine, depth) => engine
+                .go(
+                    game,
+                    &SearchLimits {
+                        depth: *depth,
+                        ..limits
+                    },
+                    &mut |_: &SearchReport| {},
+                )
                 .best_move
                 .ok_or_else(|| "the engine found no move".to_string()),
             Mover::Player(player) => player
                 .choose_move_on_clock(game, &limits, movetime * 2 + Duration::from_secs(1))
                 .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_names_are_repeated_in_errors() {
+        assert!(looks_like_a_name("stockfish"));
+        assert!(looks_like_a_name("nnue-2h.v1"));
+        for text in ["nnue:/etc/passwd", "net:../../x", "ext:/bin/sh -c x", "a b"] {
+            assert!(!looks_like_a_name(text), "{text}");
         }
     }
 }

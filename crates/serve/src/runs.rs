@@ -9,7 +9,8 @@
 //! - `tb/events.out.tfevents.*`: the loss curves.
 //!
 //! A run is named by its folder name and looked up in the folder's
-//! listing, so no path from the request ever reaches the disk.
+//! listing, so no path from the request ever reaches the disk. A run
+//! folder that does not exist yet (no training so far) lists no runs.
 
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -89,11 +90,13 @@ fn runs_dir(state: &AppState) -> ApiResult<&FsPath> {
 }
 
 /// The runs of `dir`: its sub-folders holding a `config.toml` or a
-/// `checkpoints/` folder, by name.
+/// `checkpoints/` folder, by name; none while `dir` does not exist.
 fn run_folders(dir: &FsPath) -> ApiResult<Vec<(String, PathBuf)>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        ApiError::internal(format!("cannot list the run folder {}: {e}", dir.display()))
-    })?;
+    if !dir.exists() {
+        return Ok(Vec::new());
+    }
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| ApiError::internal(format!("cannot list the run folder: {e}")))?;
     let mut runs: Vec<(String, PathBuf)> = entries
         .flatten()
         .map(|e| e.path())
@@ -178,7 +181,13 @@ pub async fn detail(
             .into_iter()
             .find(|(n, _)| *n == name)
             .ok_or_else(|| ApiError::not_found(format!("no run {name:?} in the run folder")))?;
-        Ok(read_detail(&name, &path))
+        let mut detail = read_detail(&name, &path);
+        // Warnings name files inside the run folder, not where it lies.
+        let prefix = format!("{}{}", dir.display(), std::path::MAIN_SEPARATOR);
+        for warning in &mut detail.warnings {
+            *warning = warning.replace(&prefix, "");
+        }
+        Ok(detail)
     })
     .await
     .map_err(|e| ApiError::internal(e.to_string()))??;

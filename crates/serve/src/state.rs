@@ -3,7 +3,7 @@
 
 use crate::ServeOptions;
 use crate::error::ApiError;
-use crate::players::Opponents;
+use crate::players::{Opponents, RequestLimits};
 use shashki_search::StopHandle;
 use shashki_search::tablebase::Tablebases;
 use std::sync::Arc;
@@ -29,11 +29,20 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state for `options`.
-    pub fn new(options: ServeOptions) -> AppState {
+    /// The state for `options`; two engines of one name are an error.
+    pub fn new(options: ServeOptions) -> Result<AppState, String> {
         let max_searches = options.max_searches.max(1);
-        AppState {
-            opponents: Opponents::new(options.engines, options.tablebases.clone()),
+        let limits = RequestLimits {
+            max_depth: options.max_depth.max(1),
+            max_threads: options.max_threads.max(1),
+        };
+        Ok(AppState {
+            opponents: Opponents::new(
+                options.engines,
+                options.players,
+                options.tablebases.clone(),
+                limits,
+            )?,
             tablebases: options.tablebases,
             pdn_files: options.pdn_files,
             runs: options.runs,
@@ -41,7 +50,7 @@ impl AppState {
             max_analysis: options.max_analysis,
             slots: Arc::new(Semaphore::new(max_searches)),
             max_searches,
-        }
+        })
     }
 
     /// A search slot, or 429 when every one is taken. The slot is freed

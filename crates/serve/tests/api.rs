@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use shashki_rules::{DrawCounters, DrawRules, Game, Position, START_FEN};
 use shashki_serve::Server;
 use std::time::{Duration, Instant};
-use support::{Client, options, temp_dir};
+use support::{Client, options, player, temp_dir};
 
 fn start() -> (Server, Client) {
     let server = Server::start(options()).expect("server starts");
@@ -169,18 +169,26 @@ fn bad_requests_get_a_4xx_with_a_clear_message_and_the_server_keeps_serving() {
 }
 
 #[test]
-fn the_engine_replies_with_a_legal_move_and_arena_specs_play_too() {
-    let (_server, c) = start();
-    for engine in [
-        Value::Null,
-        json!("ab"),
-        json!("random"),
-        json!("ab:depth=2"),
+fn the_engine_replies_with_a_legal_move_and_named_arena_players_play_too() {
+    let server = Server::start(shashki_serve::ServeOptions {
+        players: vec![player("random", "random"), player("quick", "ab:depth=2")],
+        ..options()
+    })
+    .unwrap();
+    let c = Client::new(&server);
+    let info = c.get("/api/info").json();
+    assert_eq!(info["players"][1][0], "quick");
+    for (engine, extra) in [
+        (Value::Null, json!({})),
+        (json!("ab"), json!({"depth": 3, "threads": 1})),
+        (json!("random"), json!({})),
+        (json!("quick"), json!({})),
     ] {
-        let a = c.post_json(
-            "/api/engine-move",
-            &json!({"moves": ["c3-d4"], "engine": engine, "movetime_ms": 100}),
-        );
+        let mut body = json!({"moves": ["c3-d4"], "engine": engine, "movetime_ms": 100});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let a = c.post_json("/api/engine-move", &body);
         assert_eq!(a.status, 200, "{engine}: {}", a.body);
         let reply = a.json();
         let mut game = Game::new(Position::startpos());
@@ -191,19 +199,36 @@ fn the_engine_replies_with_a_legal_move_and_arena_specs_play_too() {
         assert_eq!(reply["position"]["fen"], game.position().to_fen());
         assert_eq!(reply["position"]["side_to_move"], "white");
     }
-    let bad = c.post_json("/api/engine-move", &json!({"engine": "abc:depth=x"}));
+    // A spec is not a name, even one the server could play.
+    let bad = c.post_json("/api/engine-move", &json!({"engine": "ab:depth=2"}));
     assert_eq!(bad.status, 400, "{}", bad.body);
-    assert!(bad.error().contains("abc:depth=x"), "{}", bad.error());
-    let missing = c.post_json(
-        "/api/engine-move",
-        &json!({"engine": "nnue:/no/such/model"}),
-    );
-    assert_eq!(missing.status, 400, "{}", missing.body);
+    assert!(bad.error().contains("ab, random, quick"), "{}", bad.error());
+    let typo = c.post_json("/api/engine-move", &json!({"engine": "stockfish"}));
     assert!(
-        missing.error().contains("/no/such/model"),
+        typo.error().contains("unknown engine \"stockfish\""),
         "{}",
-        missing.error()
+        typo.error()
     );
+    for (extra, expect) in [
+        (
+            json!({"engine": "ab", "depth": 0}),
+            "depth 0 is out of range",
+        ),
+        (
+            json!({"engine": "ab", "depth": 65}),
+            "depth 65 is out of range",
+        ),
+        (json!({"engine": "ab", "threads": 100000}), "threads 100000"),
+        (json!({"engine": "quick", "depth": 4}), "arena player"),
+        (
+            json!({"engine": "ab", "program": "/bin/sh"}),
+            "unknown field `program`",
+        ),
+    ] {
+        let a = c.post_json("/api/engine-move", &extra);
+        assert_eq!(a.status, 400, "{extra}: {}", a.body);
+        assert!(a.error().contains(expect), "{extra}: {}", a.error());
+    }
     let over = c.post_json(
         "/api/engine-move",
         &json!({"fen": "W:Wc3:Bd4", "moves": ["c3:e5"]}),
@@ -264,6 +289,9 @@ fn analysis_streams_reports_and_a_closed_stream_frees_its_search() {
         ("fen=W:Wz9", "bad FEN"),
         ("moves=e3-f2", "illegal move"),
         ("engine=stockfish", "unknown engine"),
+        ("engine=nnue:/etc/passwd", "not a spec or a path"),
+        ("depth=1000", "depth 1000 is out of range"),
+        ("token2=x", "unknown field"),
         ("time_ms=abc", "time_ms"),
         ("fen=W:Wc3:Bd4&moves=c3:e5", "over"),
     ] {
@@ -413,6 +441,18 @@ fn fake_run(root: &std::path::Path) {
 fn runs_show_progress_elo_and_losses_from_the_run_files() {
     let (_plain, plain) = start();
     assert_eq!(plain.get("/api/runs").status, 404);
+    // A run folder that does not exist yet (a fresh clone) lists no runs.
+    let not_yet = temp_dir("runs-not-yet").join("runs");
+    let fresh = Server::start(shashki_serve::ServeOptions {
+        runs: Some(not_yet.clone()),
+        ..options()
+    })
+    .unwrap();
+    let f = Client::new(&fresh);
+    assert_eq!(f.get("/api/info").json()["runs"], true);
+    assert_eq!(f.get("/api/runs").json(), json!([]));
+    assert_eq!(f.get("/api/runs/alpha").status, 404);
+    assert!(!not_yet.exists(), "listing creates nothing");
     let root = temp_dir("runs");
     fake_run(&root);
     let server = Server::start(shashki_serve::ServeOptions {

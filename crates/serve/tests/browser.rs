@@ -109,8 +109,13 @@ fn the_board_plays_analyses_and_steps_through_a_pdn_in_chromium() {
     std::fs::create_dir_all(&shots).unwrap();
     let pdn_file = dir.join("games.pdn");
     std::fs::write(&pdn_file, PDN).unwrap();
+    // With a token (as off loopback): the page opens the printed URL and
+    // every later request, the event stream included, carries the cookie.
+    // The run folder does not exist yet: the Runs tab says so.
     let server = Server::start(shashki_serve::ServeOptions {
         pdn_files: vec![pdn_file.clone()],
+        runs: Some(dir.join("runs")),
+        token: Some("browser-test-token-0123456789".into()),
         ..support::options()
     })
     .unwrap();
@@ -248,6 +253,15 @@ fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
     assert_eq!(corner, json!([true, true]));
     check_board(browser, &game_moves[..5], "flipped");
     shot(browser, shots, "flipped");
+
+    // The token left the address bar; the runs folder has no runs yet.
+    assert_eq!(js(browser, "return window.location.search"), json!(""));
+    click(browser, ".tab[data-tab='runs']");
+    wait_for(
+        browser,
+        "document.getElementById('runs-note').textContent.startsWith('No runs yet')",
+        "the runs tab saying there are no runs yet",
+    );
 }
 
 fn js(browser: &Browser, script: &str) -> Value {

@@ -205,6 +205,26 @@ pub struct RunSection {
     /// burn's speed), `int8` (faster again, within 0.05 of the float net) or
     /// `burn`. Training is always burn's float net.
     pub kernels: InferenceKernels,
+    /// `sequential` (default: self-play, then training, generation by
+    /// generation; reproducible from the seed) or `concurrent` (self-play
+    /// and the learner at the same time on their own cores, the learner
+    /// held to `[train] replay_ratio`; faster, not reproducible; no gating).
+    pub mode: RunMode,
+    /// Concurrent mode: the learner's threads (burn's matrix products and
+    /// reductions). 0: half the machine's cores, at least one; self-play
+    /// with `[selfplay] threads = 0` takes the others (at least one).
+    pub learner_threads: usize,
+}
+
+/// How `shashki train` schedules self-play and learning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunMode {
+    /// Generation by generation: self-play, then training, then gating.
+    #[default]
+    Sequential,
+    /// Self-play and the learner at once (`shashki train` only).
+    Concurrent,
 }
 
 impl Default for RunSection {
@@ -215,6 +235,8 @@ impl Default for RunSection {
             log_every_steps: 10,
             engine: EngineFamily::Mcts,
             kernels: InferenceKernels::F32,
+            mode: RunMode::Sequential,
+            learner_threads: 0,
         }
     }
 }
@@ -265,7 +287,13 @@ pub struct TrainSection {
     /// Average number of times each sample is used before the learner waits
     /// for new self-play data (KataGo: about 4).
     pub max_reuse: f64,
-    /// Write a checkpoint every this many steps (and at each generation end).
+    /// Concurrent mode: samples trained per sample played. The learner
+    /// waits for self-play whenever one more batch would take it above this
+    /// ratio (counted over the whole run); `max_reuse` still caps it.
+    pub replay_ratio: f64,
+    /// Write a checkpoint every this many steps (and at each generation
+    /// end). In concurrent mode these are the published nets: self-play
+    /// plays each new round with the newest.
     pub checkpoint_every_steps: u64,
     /// Checkpoints kept besides the promoted (best) ones.
     pub keep_checkpoints: usize,
@@ -289,6 +317,7 @@ impl Default for TrainSection {
             window: 200_000,
             min_samples: 2_000,
             max_reuse: 4.0,
+            replay_ratio: 2.0,
             checkpoint_every_steps: 100,
             keep_checkpoints: 5,
         }
@@ -516,6 +545,12 @@ impl RunConfig {
             return bad("keep_checkpoints", "must be at least 1");
         }
         let g = &self.gating;
+        if g.enabled && self.run.mode == RunMode::Concurrent {
+            return Err("[gating] enabled = true: not available with [run] mode = \"concurrent\" \
+                        (a gate would stop self-play or the learner); gate with mode = \"sequential\", \
+                        or rate the checkpoints afterwards with `shashki rate`"
+                .into());
+        }
         if g.every_generations == 0 {
             return Err("[gating] every_generations: must be at least 1".into());
         }
@@ -550,6 +585,7 @@ pub const KEY_RANGES: &[(&str, f64, f64)] = &[
     ("run.seed", 0.0, I64_MAX),
     ("run.generations", 0.0, 1e9),
     ("run.log_every_steps", 1.0, 1e9),
+    ("run.learner_threads", 0.0, 1024.0),
     ("net.blocks", 1.0, 256.0),
     ("net.channels", 1.0, 4096.0),
     ("net.global_pool_every", 0.0, 256.0),
@@ -602,6 +638,7 @@ pub const KEY_RANGES: &[(&str, f64, f64)] = &[
     ("train.window", 1.0, 1e10),
     ("train.min_samples", 0.0, 1e10),
     ("train.max_reuse", 1e-6, 1e4),
+    ("train.replay_ratio", 1e-6, 1e4),
     ("train.checkpoint_every_steps", 1.0, 1e9),
     ("train.keep_checkpoints", 1.0, 1e6),
     ("gating.every_generations", 1.0, 1e6),
@@ -717,6 +754,7 @@ mod tests {
             "gpu.toml",
             "cpu-resnet.toml",
             "cpu-diag-wide.toml",
+            "cpu-concurrent.toml",
             "nnue.toml",
             "nnue-smoke.toml",
         ] {
@@ -733,6 +771,13 @@ mod tests {
         assert_eq!(resnet.net.kind, shashki_net::NetKind::Resnet8x8);
         resnet.net.kind = cpu.net.kind;
         assert_eq!(resnet, cpu);
+        // The concurrent twin differs in its mode and publishing interval.
+        let mut concurrent = RunConfig::load(&configs_dir().join("cpu-concurrent.toml")).unwrap();
+        assert_eq!(concurrent.run.mode, RunMode::Concurrent);
+        assert_eq!(concurrent.train.checkpoint_every_steps, 50);
+        concurrent.run.mode = cpu.run.mode;
+        concurrent.train.checkpoint_every_steps = cpu.train.checkpoint_every_steps;
+        assert_eq!(concurrent, cpu);
     }
 
     #[test]
@@ -758,6 +803,33 @@ mod tests {
         let err = RunConfig::from_toml("[train]\nbatch_size = \"big\"\n", Path::new("x.toml"))
             .unwrap_err();
         assert!(err.to_string().contains("x.toml"), "{err}");
+    }
+
+    #[test]
+    fn concurrent_runs_refuse_gating_and_check_their_keys() {
+        let concurrent = "[run]\nmode = \"concurrent\"\n";
+        let config = RunConfig::from_toml(concurrent, Path::new("c.toml")).unwrap();
+        assert_eq!(config.run.mode, RunMode::Concurrent);
+        assert_eq!(config.train.replay_ratio, 2.0);
+        let gated = format!("{concurrent}[gating]\nenabled = true\n");
+        let err = RunConfig::from_toml(&gated, Path::new("c.toml")).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "[gating] enabled = true: not available with [run] mode = \"concurrent\""
+            ),
+            "{err}"
+        );
+        // The sequential mode keeps gating.
+        RunConfig::from_toml("[gating]\nenabled = true\n", Path::new("s.toml")).unwrap();
+        let err =
+            RunConfig::from_toml("[train]\nreplay_ratio = 0\n", Path::new("c.toml")).unwrap_err();
+        assert!(
+            err.to_string().contains("[train] replay_ratio = 0"),
+            "{err}"
+        );
+        let err =
+            RunConfig::from_toml("[run]\nmode = \"async\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.to_string().contains("async"), "{err}");
     }
 
     #[test]

@@ -51,6 +51,10 @@ pub enum RunError {
     /// The run directory is locked by another process or unusable.
     #[error(transparent)]
     RunDir(#[from] RunDirError),
+    /// The concurrent loop's threads (a pool that cannot start, a side
+    /// that panicked).
+    #[error("concurrent training: {0}")]
+    Concurrent(String),
     /// Checkpoints exist but none loads: nothing is started or deleted.
     #[error(
         "no checkpoint in {dir} loads:\n{}\nnothing was deleted; fix or move them, or rerun with \

@@ -65,6 +65,16 @@ pub trait Family {
         sink: &mut ChunkSink,
         observer: &mut dyn Observer,
     ) -> Result<SelfPlayStats, RunError>;
+    /// Plays `games` games with the network of `checkpoint` (a published
+    /// one: concurrent self-play holds no learner), as [`Family::play`].
+    fn play_checkpoint(
+        &mut self,
+        checkpoint: &Self::Checkpoint,
+        games: usize,
+        last: bool,
+        sink: &mut ChunkSink,
+        observer: &mut dyn Observer,
+    ) -> Result<SelfPlayStats, RunError>;
     /// Called after a generation's checkpoint is saved (and again when it
     /// is promoted): the NNUE family exports its model folder here.
     fn saved(
@@ -160,13 +170,24 @@ impl Family for MctsFamily {
         sink: &mut ChunkSink,
         observer: &mut dyn Observer,
     ) -> Result<SelfPlayStats, RunError> {
+        if let Some(ckpt) = best {
+            return self.play_checkpoint(ckpt, games, last, sink, observer);
+        }
         let batch = self.player.batch_size();
-        let evaluator = match best {
-            Some(ckpt) => {
-                NetEvaluator::new(ckpt.inference_net_with(&self.device, self.kernels)?, batch)
-            }
-            None => learner.evaluator(&self.device, batch, self.kernels)?,
-        };
+        let evaluator = learner.evaluator(&self.device, batch, self.kernels)?;
+        play_round(&mut self.player, &evaluator, games, last, sink, observer)
+    }
+
+    fn play_checkpoint(
+        &mut self,
+        checkpoint: &Checkpoint,
+        games: usize,
+        last: bool,
+        sink: &mut ChunkSink,
+        observer: &mut dyn Observer,
+    ) -> Result<SelfPlayStats, RunError> {
+        let net = checkpoint.inference_net_with(&self.device, self.kernels)?;
+        let evaluator = NetEvaluator::new(net, self.player.batch_size());
         play_round(&mut self.player, &evaluator, games, last, sink, observer)
     }
 }

@@ -1,17 +1,19 @@
 //! `shashki train`, generation by generation: self-play N games -> train
 //! up to M steps -> checkpoint -> gate every K generations -> repeat, for
-//! the engine family `[run] engine` names.
+//! the engine family `[run] engine` names; or, with `[run] mode =
+//! "concurrent"`, both halves at once ([`crate::concurrent`]).
 //!
 //! Everything is resumable: the run directory holds the configuration, the
 //! chunks, the checkpoints with their counters and the tensorboard logs, and
 //! a restart continues from the newest checkpoint that loads.
 
 use crate::checkpoints::CheckpointStore;
-use crate::config::{EngineFamily, RunConfig};
+use crate::concurrent::{LearnerSide, core_split, run_concurrent};
+use crate::config::{EngineFamily, RunConfig, RunMode};
 use crate::errors::RunError;
 use crate::family::{Family, MctsFamily, Trainee};
 use crate::gate::{GateVerdict, Gatekeeper};
-use crate::nnue_family::NnueFamily;
+use crate::nnue_family::{NnueFamily, export_model};
 use crate::observer::{GenerationSummary, Observer, RunSummary};
 use crate::resume::{OpenRun, open_run};
 use crate::run_dir::RunDir;
@@ -19,7 +21,7 @@ use crate::seeds::session_seed;
 use crate::trainer::Trainer;
 use shashki_net::Device;
 use shashki_nnue::NnueCheckpoint;
-use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer};
+use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer, available_cores};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,6 +67,21 @@ pub fn train(
     })?;
     let seed = session_seed(config.run.seed, session);
     let keep = config.train.keep_checkpoints;
+    let concurrent = config.run.mode == RunMode::Concurrent;
+    // Concurrent self-play stops when the learner says so, which sees the
+    // user's stop first.
+    let halt = if concurrent {
+        config.selfplay.threads = core_split(&config, available_cores()).selfplay;
+        Arc::new(AtomicBool::new(false))
+    } else {
+        Arc::clone(&options.stop)
+    };
+    let loops = Loops {
+        run: &run,
+        config: &config,
+        options: &options,
+        halt: &halt,
+    };
     match config.run.engine {
         EngineFamily::Mcts => {
             let mut player = SelfPlayer::with_progress(
@@ -74,20 +91,62 @@ pub fn train(
                 seed,
                 &mut |line| observer.message(line),
             )?;
-            player.set_stop(Arc::clone(&options.stop));
+            player.set_stop(Arc::clone(&halt));
             let family = MctsFamily {
                 player,
                 device: options.device.clone(),
                 kernels: config.run.kernels,
             };
             let store = CheckpointStore::open(run.checkpoint_dir(), keep)?;
-            run_generations(family, store, &run, &config, &options, observer, gatekeeper)
+            loops.run(family, store, |_| Ok(()), observer, gatekeeper)
         }
         EngineFamily::Nnue => {
-            let family = NnueFamily::new(&config, seed, Arc::clone(&options.stop))?;
+            let family = NnueFamily::new(&config, seed, Arc::clone(&halt))?;
             let store = CheckpointStore::<NnueCheckpoint>::open_for(run.checkpoint_dir(), keep)?;
-            run_generations(family, store, &run, &config, &options, observer, gatekeeper)
+            let export = |c: &NnueCheckpoint| export_model(c, &run, false);
+            loops.run(family, store, export, observer, gatekeeper)
         }
+    }
+}
+
+/// What either loop runs on.
+struct Loops<'a> {
+    run: &'a RunDir,
+    config: &'a RunConfig,
+    options: &'a TrainOptions,
+    halt: &'a AtomicBool,
+}
+
+impl Loops<'_> {
+    /// Runs `family` in the configured mode; `export` sees each checkpoint
+    /// the concurrent learner saves (the sequential loop calls the
+    /// family's own [`Family::saved`]).
+    fn run<F>(
+        &self,
+        family: F,
+        store: CheckpointStore<F::Checkpoint>,
+        export: impl FnMut(&F::Checkpoint) -> Result<(), RunError> + Send,
+        observer: &mut dyn Observer,
+        gatekeeper: Option<&mut dyn Gatekeeper>,
+    ) -> Result<RunSummary, RunError>
+    where
+        F: Family + Send,
+        F::Checkpoint: Clone + Send + Sync,
+    {
+        let (config, options) = (self.config, self.options);
+        if config.run.mode == RunMode::Sequential {
+            return run_generations(
+                family, store, self.run, config, options, observer, gatekeeper,
+            );
+        }
+        let side = LearnerSide {
+            config,
+            store,
+            run: self.run,
+            device: &options.device,
+            restart: options.restart,
+        };
+        run_concurrent(family, side, self.halt, &options.stop, export, observer)
     }
 }
 
@@ -170,7 +229,7 @@ impl<F: Family> Generations<'_, F> {
         if self.stopped()? {
             return Ok(None);
         }
-        log_selfplay(&mut self.trainer, &stats, observer);
+        self.trainer.log_selfplay(&stats, observer);
         let training = self
             .trainer
             .train_generation(generation, self.stop, observer)?;
@@ -193,6 +252,7 @@ impl<F: Family> Generations<'_, F> {
             train_samples_per_second: training.samples_per_second,
             gate,
             seconds: started.elapsed().as_secs_f64(),
+            replay_ratio: None,
         }))
     }
 
@@ -303,38 +363,4 @@ impl<F: Family> Generations<'_, F> {
         }
         Ok(Some(v))
     }
-}
-
-/// Logs a generation's self-play counters at the learner's step.
-fn log_selfplay<L: Trainee>(
-    trainer: &mut Trainer<'_, L>,
-    s: &SelfPlayStats,
-    observer: &mut dyn Observer,
-) {
-    let [w, d, b] = s.result_shares();
-    let values = [
-        ("selfplay/games_per_second", s.games_per_second()),
-        ("selfplay/positions_per_second", s.positions_per_second()),
-        (
-            "selfplay/evaluations_per_second",
-            s.evaluations_per_second(),
-        ),
-        ("selfplay/mean_batch_fill", s.mean_batch_fill()),
-        ("selfplay/avg_game_length", s.mean_game_length()),
-        ("selfplay/white_wins", w),
-        ("selfplay/draws", d),
-        ("selfplay/black_wins", b),
-        (
-            "selfplay/resign_false_positive_rate",
-            s.false_resignation_rate(),
-        ),
-        ("selfplay/network_time_share", s.network_time_share()),
-        ("selfplay/search_time_share", s.search_time_share()),
-        (
-            "selfplay/distinct_positions_per_hour",
-            s.distinct_positions_per_hour(),
-        ),
-    ];
-    let step = trainer.learner.step();
-    trainer.log(&values, step, observer);
 }

@@ -21,11 +21,14 @@
 //! - `resume`: claiming a run directory and reopening its learner;
 //!   `trainer`: the training steps, saves and logs that `train` and
 //!   `learn` share;
-//! - [`generations`]: `shashki train`, the generation loop; [`halves`]:
-//!   `shashki selfplay` and `shashki learn` alone; [`relabel`]: `shashki
-//!   relabel`, deeper labels for the samples a screen picks.
+//! - [`generations`]: `shashki train`, the generation loop;
+//!   [`concurrent`]: its concurrent mode, self-play and the learner at
+//!   once; [`halves`]: `shashki selfplay` and `shashki learn` alone;
+//!   [`relabel`]: `shashki relabel`, deeper labels for the samples a
+//!   screen picks.
 
 pub mod checkpoints;
+pub mod concurrent;
 pub mod config;
 pub mod diagnose;
 pub mod errors;
@@ -46,7 +49,7 @@ pub mod state;
 pub mod tblog;
 mod trainer;
 
-pub use config::{ConfigError, RunConfig};
+pub use config::{ConfigError, RunConfig, RunMode};
 pub use errors::RunError;
 pub use gate::{GateVerdict, Gatekeeper};
 pub use generations::{TrainOptions, train};

@@ -338,6 +338,17 @@ impl Family for NnueFamily {
         }
     }
 
+    fn play_checkpoint(
+        &mut self,
+        checkpoint: &NnueCheckpoint,
+        games: usize,
+        _last: bool,
+        sink: &mut ChunkSink,
+        observer: &mut dyn Observer,
+    ) -> Result<SelfPlayStats, RunError> {
+        self.play_net(&checkpoint.net, games, sink, observer)
+    }
+
     fn saved(
         &mut self,
         checkpoint: &NnueCheckpoint,

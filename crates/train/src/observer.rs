@@ -51,6 +51,9 @@ pub struct GenerationSummary {
     pub gate: Option<GateVerdict>,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Samples trained per sample played over the run, in concurrent runs
+    /// (where the learner is held to a target).
+    pub replay_ratio: Option<f64>,
 }
 
 impl GenerationSummary {
@@ -61,6 +64,10 @@ impl GenerationSummary {
         let losses = match &self.losses {
             Some(line) => line.clone(),
             None => "no training (waiting for samples)".into(),
+        };
+        let ratio = match self.replay_ratio {
+            Some(r) => format!(", replay ratio {r:.2}"),
+            None => String::new(),
         };
         let gate = match &self.gate {
             Some(g) => format!(" | gate: {}", g.line),
@@ -77,7 +84,7 @@ impl GenerationSummary {
         };
         format!(
             "gen {:>4} | step {:>7} | {} games {:.1}/min, {:.0} pos/s, len {:.0}, W/D/B {:.0}/{:.0}/{:.0}%{fill} \
-             | {} steps, {}, window {} | {:.0}s{}",
+             | {} steps, {}, window {}{ratio} | {:.0}s{}",
             self.generation,
             self.step,
             s.games,
@@ -124,6 +131,7 @@ mod tests {
             train_samples_per_second: 800.0,
             gate: None,
             seconds: 61.4,
+            replay_ratio: None,
         }
     }
 
@@ -173,6 +181,7 @@ mod tests {
         });
         s.steps = 0;
         s.losses = None;
+        s.replay_ratio = Some(1.996);
         s.gate = Some(GateVerdict {
             passed: true,
             games: 40,
@@ -184,8 +193,8 @@ mod tests {
         assert_eq!(
             s.line(),
             "gen    3 | step     120 | 10 games 30.0/min, 20 pos/s, len 50, W/D/B 60/30/10%, \
-             batch fill 75% | 0 steps, no training (waiting for samples), window 5000 | 61s \
-             | gate: passed"
+             batch fill 75% | 0 steps, no training (waiting for samples), window 5000, \
+             replay ratio 2.00 | 61s | gate: passed"
         );
     }
 }

@@ -16,6 +16,7 @@ use crate::seeds::batch_seed;
 use crate::state::LearnerState;
 use crate::tblog::TbLogger;
 use shashki_net::Device;
+use shashki_selfplay::SelfPlayStats;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -81,6 +82,16 @@ impl<'a, L: Trainee> Trainer<'a, L> {
     /// Calls `hook` with every checkpoint saved from now on.
     pub fn on_save(&mut self, hook: impl FnMut(&L::Checkpoint) -> Result<(), RunError> + 'a) {
         self.on_save = Some(Box::new(hook));
+    }
+
+    /// The run's configuration.
+    pub fn config(&self) -> &'a RunConfig {
+        self.config
+    }
+
+    /// The replay accounting now.
+    pub fn replay_state(&self) -> crate::replay::ReplayState {
+        self.replay.state()
     }
 
     /// The checkpoint directory.
@@ -218,6 +229,36 @@ impl<'a, L: Trainee> Trainer<'a, L> {
         }
     }
 
+    /// Logs a round of self-play's counters at the learner's step.
+    pub fn log_selfplay(&mut self, s: &SelfPlayStats, observer: &mut dyn Observer) {
+        let [w, d, b] = s.result_shares();
+        let values = [
+            ("selfplay/games_per_second", s.games_per_second()),
+            ("selfplay/positions_per_second", s.positions_per_second()),
+            (
+                "selfplay/evaluations_per_second",
+                s.evaluations_per_second(),
+            ),
+            ("selfplay/mean_batch_fill", s.mean_batch_fill()),
+            ("selfplay/avg_game_length", s.mean_game_length()),
+            ("selfplay/white_wins", w),
+            ("selfplay/draws", d),
+            ("selfplay/black_wins", b),
+            (
+                "selfplay/resign_false_positive_rate",
+                s.false_resignation_rate(),
+            ),
+            ("selfplay/network_time_share", s.network_time_share()),
+            ("selfplay/search_time_share", s.search_time_share()),
+            (
+                "selfplay/distinct_positions_per_hour",
+                s.distinct_positions_per_hour(),
+            ),
+        ];
+        let step = self.learner.step();
+        self.log(&values, step, observer);
+    }
+
     /// Writes the logged scalars out.
     pub fn flush(&mut self, observer: &mut dyn Observer) {
         if self.tb.is_failed() {
@@ -257,13 +298,13 @@ fn replay_settings(config: &RunConfig) -> ReplaySettings {
 
 /// Sums of the losses of a generation's steps.
 #[derive(Default)]
-struct LossSums {
-    steps: u64,
+pub(crate) struct LossSums {
+    pub steps: u64,
     sums: [f64; 3],
 }
 
 impl LossSums {
-    fn add(&mut self, report: &StepReport) {
+    pub fn add(&mut self, report: &StepReport) {
         self.steps += 1;
         self.sums[0] += report.total as f64;
         self.sums[1] += report.policy as f64;
@@ -271,7 +312,7 @@ impl LossSums {
     }
 
     /// The mean `total`, `policy` and `value`, if any step ran.
-    fn means(&self) -> Option<[f32; 3]> {
+    pub fn means(&self) -> Option<[f32; 3]> {
         (self.steps > 0).then(|| self.sums.map(|s| (s / self.steps as f64) as f32))
     }
 }

@@ -1,9 +1,11 @@
 //! `shashki match A B --games N`: one pairing under the official rules, each
 //! balloted opening played twice with colours swapped; prints W/D/L, score,
-//! the Elo difference with its 95 % interval and the pentanomial counts,
-//! and can add the result to a ratings file and write PDN, JSON and CSV.
+//! draw rate, logistic and normalized Elo with their 95 % intervals, the
+//! pentanomial counts, the book and its distinct openings played; stops at
+//! an SPRT decision with `--sprt`, and can add the result to a ratings file
+//! and write PDN, JSON and CSV.
 
-use crate::arena_args::{OutputOptions, PlayOptions, anchor};
+use crate::arena_args::{OutputOptions, PlayOptions, SprtOptions, anchor};
 use anyhow::{Result, anyhow, bail};
 use shashki_arena::Pairing;
 use shashki_arena::roster::read_players;
@@ -24,6 +26,8 @@ pub struct Args {
     anchor: Option<String>,
     #[command(flatten)]
     play: PlayOptions,
+    #[command(flatten)]
+    sprt: SprtOptions,
     #[command(flatten)]
     out: OutputOptions,
 }
@@ -46,6 +50,7 @@ pub fn run(args: Args) -> Result<()> {
         first: 0,
         second: 1,
         settings,
+        sprt: args.sprt.test()?,
     };
     args.out.rate(&specs, &[pairing], anchor)
 }

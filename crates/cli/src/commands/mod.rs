@@ -2,6 +2,8 @@
 
 pub mod analyse;
 pub mod bench_search;
+pub mod book;
+pub mod check_onnx;
 pub mod engine;
 pub mod eval;
 pub mod export;

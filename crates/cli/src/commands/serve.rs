@@ -1,11 +1,16 @@
 //! `shashki serve`: the web board (crates/serve) on a local port. This file
-//! only reads the options and hands the server its engines: `builtin`
-//! always, and the `--engine` choice (the default) when it is another.
+//! only reads the options and hands the server what it may play: each
+//! `--engine [NAME=]SPEC` and each player of `--players-file` under its
+//! name, and `builtin` always. Requests pick among these names only.
 
 use crate::engine_choice::{EngineArgs, EngineChoice};
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
+use shashki_arena::roster::parse_players_file;
+use shashki_arena::{PlayerFactory, PlayerSpec};
+use shashki_net::InferenceKernels;
+use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
 use shashki_search::tablebase::Tablebases;
-use shashki_serve::{EngineMaker, NamedEngine, ServeOptions, Server};
+use shashki_serve::{EngineMaker, EngineSettings, NamedEngine, NamedPlayer, ServeOptions, Server};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,20 +21,65 @@ use std::time::Duration;
 pub struct Args {
     /// Address to listen on. Only 127.0.0.1 (this machine) by default;
     /// another address (e.g. 0.0.0.0) lets other machines use the board and
-    /// its engines, and prints a warning.
+    /// its engines: it then requires a token (`--token`, or one generated
+    /// and printed in the URL) and prints a warning.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     host: IpAddr,
     /// Port (0: any free port).
     #[arg(long, default_value_t = 8000)]
     port: u16,
-    #[command(flatten)]
-    engine: EngineArgs,
+    /// An engine the page may play and analyse with, optionally under a
+    /// name (repeat for more; the first is the default, `builtin` is always
+    /// offered). The forms of `shashki analyse --engine` (`builtin`, `ab`,
+    /// `mcts`, `nnue:PATH`, `net:PATH`) play and analyse; any other arena
+    /// player spec (`ab:depth=6`, `net:PATH@batch=16`, `ext:"/path/engine"`,
+    /// `random`) is an opponent. Requests name these, never a spec or path.
+    #[arg(long = "engine", value_name = "[NAME=]SPEC")]
+    engines: Vec<String>,
+    /// A players file (TOML, as `shashki rate --players-file` reads): each
+    /// of its players is an opponent under its name.
+    #[arg(long, value_name = "FILE")]
+    players_file: Option<PathBuf>,
+    /// A host name the board answers for beside its own address (repeat for
+    /// more; `*` for any, e.g. behind a reverse proxy). Other `Host`
+    /// headers are refused (against DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_hosts: Vec<String>,
+    /// The token every request must carry (at least 16 characters); off
+    /// loopback one is generated when none is given. The page keeps it in
+    /// a cookie after the printed URL's `?token=` opened it.
+    #[arg(long)]
+    token: Option<String>,
+    /// Seed of the engines' random choices (MCTS).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search threads of the engines unless a request asks for others
+    /// (within the machine's cores); as in `shashki analyse --threads`.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Leaves per MCTS batch of the engines; as in `shashki analyse --batch`.
+    #[arg(long)]
+    batch: Option<u32>,
+    /// Endgame tablebase folder: the position view shows the tables'
+    /// verdict and every engine and player probes them.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
+    /// Evaluations a network engine caches; as in `shashki analyse --cache`.
+    #[arg(long, default_value_t = DEFAULT_CACHE_ENTRIES, value_name = "ENTRIES")]
+    cache: usize,
+    /// Which code runs a network engine's net; as in `shashki analyse
+    /// --kernels`.
+    #[arg(long, default_value_t = InferenceKernels::PLAY, value_name = "KERNELS")]
+    kernels: InferenceKernels,
+    /// Evaluate forced moves like any other (MCTS), for comparisons.
+    #[arg(long)]
+    evaluate_forced: bool,
     /// A PDN file the page may open (repeat for more); only these files are
     /// served.
     #[arg(long = "pdn", value_name = "FILE")]
     pdn: Vec<PathBuf>,
     /// A folder of training runs (`runs/`) whose progress and curves the
-    /// page shows.
+    /// page shows; it may not exist yet (no runs so far).
     #[arg(long, value_name = "DIR")]
     runs: Option<PathBuf>,
     /// Searches (analyses and engine replies) running at once; more are
@@ -39,6 +89,9 @@ pub struct Args {
     /// Longest time per move the page may ask of an engine, in ms.
     #[arg(long, default_value_t = 10_000)]
     max_movetime: u64,
+    /// Deepest search the page may ask for, in plies.
+    #[arg(long, default_value_t = shashki_search::alphabeta::MAX_DEPTH)]
+    max_depth: u32,
     /// Longest live analysis of one position, in ms.
     #[arg(long, default_value_t = 60_000)]
     analysis_time: u64,
@@ -47,64 +100,207 @@ pub struct Args {
     max_body_mb: usize,
 }
 
-/// `args`' engine under its `--engine` name (`builtin`, `ab`, `nnue:PATH`, ...).
-fn named(args: &EngineArgs, tb: Option<Arc<Tablebases>>, description: String) -> NamedEngine {
-    let name = args.engine.to_string();
-    let args = args.clone();
-    let make: EngineMaker =
-        Arc::new(move || args.build_with(tb.clone()).map_err(|e| format!("{e:#}")));
-    NamedEngine {
-        name,
+impl Args {
+    /// The engine settings of `shashki analyse` for `engine`.
+    fn engine_args(&self, engine: EngineChoice) -> EngineArgs {
+        EngineArgs {
+            engine,
+            seed: self.seed,
+            threads: self.threads,
+            batch: self.batch,
+            tablebase: self.tablebase.clone(),
+            cache: self.cache,
+            kernels: self.kernels,
+            evaluate_forced: self.evaluate_forced,
+        }
+    }
+}
+
+/// What one `--engine` names.
+enum Offer {
+    /// An engine of `shashki analyse` (plays and analyses).
+    Engine(EngineChoice),
+    /// An arena player (plays only).
+    Player(PlayerSpec),
+}
+
+/// `[NAME=]SPEC`: a name is letters, digits and `_.+-` before the first
+/// `=` (a spec's own `=` comes after its `:`).
+fn split_name(text: &str) -> (Option<&str>, &str) {
+    match text.split_once('=') {
+        Some((name, spec))
+            if !name.is_empty()
+                && !spec.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.+-".contains(c)) =>
+        {
+            (Some(name), spec)
+        }
+        _ => (None, text),
+    }
+}
+
+/// A spec without `@` options that `shashki analyse` reads is an engine;
+/// anything else must be an arena player spec.
+fn read_offer(spec: &str) -> Result<Offer> {
+    if !spec.contains('@')
+        && let Ok(choice) = spec.parse::<EngineChoice>()
+    {
+        return Ok(Offer::Engine(choice));
+    }
+    let spec: PlayerSpec = spec.parse().map_err(|e| anyhow!("--engine {e}"))?;
+    Ok(Offer::Player(spec))
+}
+
+/// `choice` under `name`, built once here (a missing network fails now)
+/// and again for every search with the request's threads.
+fn named_engine(
+    args: &Args,
+    name: Option<&str>,
+    choice: EngineChoice,
+    tb: &Option<Arc<Tablebases>>,
+) -> Result<NamedEngine> {
+    let engine_args = args.engine_args(choice.clone());
+    let description = engine_args.build_with(tb.clone())?.description();
+    let tb = tb.clone();
+    let make: EngineMaker = Arc::new(move |settings: &EngineSettings| {
+        let args = EngineArgs {
+            threads: settings.threads.or(engine_args.threads),
+            ..engine_args.clone()
+        };
+        args.build_with(tb.clone()).map_err(|e| format!("{e:#}"))
+    });
+    Ok(NamedEngine {
+        name: name.map_or_else(|| choice.to_string(), str::to_string),
         description,
         make,
+    })
+}
+
+/// An arena player prepared now (its network loaded, an external engine's
+/// handshake passed).
+fn named_player(name: Option<&str>, spec: PlayerSpec, description: String) -> Result<NamedPlayer> {
+    let name = name.map_or_else(|| spec.name.clone(), str::to_string);
+    let factory = PlayerFactory::new(spec).map_err(|e| anyhow!("--engine {e}"))?;
+    Ok(NamedPlayer {
+        name,
+        description,
+        factory: Arc::new(factory),
+    })
+}
+
+/// Every engine and player the command line names; `builtin` is added
+/// when no `--engine` named it.
+fn offers(
+    args: &Args,
+    tb: &Option<Arc<Tablebases>>,
+) -> Result<(Vec<NamedEngine>, Vec<NamedPlayer>)> {
+    let (mut engines, mut players) = (Vec::new(), Vec::new());
+    let mut has_builtin = false;
+    for text in &args.engines {
+        let (name, spec) = split_name(text.trim());
+        match read_offer(spec)? {
+            Offer::Engine(choice) => {
+                has_builtin |= choice == EngineChoice::Builtin;
+                engines.push(named_engine(args, name, choice, tb)?);
+            }
+            Offer::Player(spec) => {
+                let description = format!("arena player {}", spec.name);
+                players.push(named_player(name, spec, description)?);
+            }
+        }
     }
+    if !has_builtin {
+        engines.push(named_engine(args, None, EngineChoice::Builtin, tb)?);
+    }
+    if let Some(path) = &args.players_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("--players-file {}", path.display()))?;
+        let specs = parse_players_file(&text, &path.display().to_string())
+            .map_err(|e| anyhow!("--players-file {e}"))?;
+        for spec in specs {
+            let description = format!("from the players file: {}", spec.name);
+            players.push(named_player(None, spec, description).context("--players-file")?);
+        }
+    }
+    Ok((engines, players))
 }
 
 /// Runs `shashki serve`.
 pub fn run(args: Args) -> Result<()> {
     for file in &args.pdn {
         if !file.is_file() {
-            return Err(anyhow!("--pdn {}: no such file", file.display()));
+            bail!("--pdn {}: no such file", file.display());
         }
     }
-    if let Some(dir) = &args.runs
-        && !dir.is_dir()
-    {
-        return Err(anyhow!("--runs {}: no such folder", dir.display()));
+    if let Some(dir) = &args.runs {
+        if dir.exists() && !dir.is_dir() {
+            bail!("--runs {}: not a folder", dir.display());
+        }
+        if !dir.exists() {
+            eprintln!(
+                "note: --runs {}: no such folder yet; the board lists no runs until training \
+                 writes some there",
+                dir.display()
+            );
+        }
     }
-    let tb = args.engine.tablebases()?;
-    let mut engines = Vec::new();
-    let chosen = args.engine.build_with(tb.clone())?;
-    engines.push(named(&args.engine, tb.clone(), chosen.description()));
-    if args.engine.engine != EngineChoice::Builtin {
-        let builtin = EngineArgs {
-            engine: EngineChoice::Builtin,
-            ..args.engine.clone()
-        };
-        let description = builtin.build_with(tb.clone())?.description();
-        engines.push(named(&builtin, tb.clone(), description));
-    }
-    let addr = SocketAddr::new(args.host, args.port);
+    let tb = args.engine_args(EngineChoice::Builtin).tablebases()?;
+    let (engines, players) = offers(&args, &tb)?;
+    let loopback = args.host.is_loopback();
+    let token = match (&args.token, loopback) {
+        (Some(token), _) => Some(token.clone()),
+        (None, false) => Some(shashki_serve::new_token()),
+        (None, true) => None,
+    };
     let options = ServeOptions {
-        addr,
+        addr: SocketAddr::new(args.host, args.port),
+        players,
+        allow_hosts: args.allow_hosts.clone(),
+        token,
         tablebases: tb,
         pdn_files: args.pdn.clone(),
         runs: args.runs.clone(),
         max_searches: args.max_searches.max(1),
         max_movetime: Duration::from_millis(args.max_movetime.max(10)),
         max_analysis: Duration::from_millis(args.analysis_time.max(10)),
+        max_depth: args.max_depth.max(1),
         max_body: args.max_body_mb.max(1) << 20,
         ..ServeOptions::new(engines)
     };
     let server = Server::start(options).context("shashki serve")?;
-    if !args.host.is_loopback() {
+    if !loopback {
         eprintln!(
-            "warning: listening on {}: anyone who can reach this machine can use the board, \
-             its engines and the files given; use only on a trusted network",
+            "warning: listening on {}: anyone who can reach this machine and has the token \
+             can use the board, its engines and the files given; use only on a trusted network",
             server.addr()
         );
     }
     println!("Shashki Zero board at {}  (Ctrl-C stops)", server.url());
     server.wait().context("shashki serve")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_come_before_the_first_equals_sign_only_when_they_are_names() {
+        assert_eq!(split_name("fast=ab:depth=4"), (Some("fast"), "ab:depth=4"));
+        assert_eq!(split_name("ab:depth=4"), (None, "ab:depth=4"));
+        assert_eq!(split_name("builtin"), (None, "builtin"));
+        assert_eq!(
+            split_name("ext:\"/bin/x --a=b\""),
+            (None, "ext:\"/bin/x --a=b\"")
+        );
+        assert!(matches!(read_offer("nnue:models/x"), Ok(Offer::Engine(_))));
+        assert!(matches!(
+            read_offer("nnue:models/x@depth=6"),
+            Ok(Offer::Player(_))
+        ));
+        assert!(matches!(read_offer("random"), Ok(Offer::Player(_))));
+        assert!(read_offer("nonsense:x").is_err());
+    }
 }

@@ -1,5 +1,6 @@
 //! `shashki train`: the whole loop, generation by generation (self-play ->
-//! training -> gating -> repeat), resumable from its run directory.
+//! training -> gating -> repeat), or self-play and the learner at once
+//! (`[run] mode = "concurrent"`), resumable from its run directory.
 //!
 //! With no arguments it uses `configs/cpu.toml` (or the copy built into the
 //! binary when that file is not there) and `runs/default`.
@@ -9,8 +10,10 @@ use crate::run_options::{DEFAULT_CONFIG, RunArgs, load_config, stopped_line};
 use crate::signals::stop_on_signals;
 use anyhow::{Context, Result};
 use shashki_net::device_from_name;
-use shashki_train::TrainOptions;
-use shashki_train::config::EngineFamily;
+use shashki_selfplay::available_cores;
+use shashki_train::concurrent::core_split;
+use shashki_train::config::{EngineFamily, RunMode};
+use shashki_train::{RunConfig, TrainOptions};
 use std::path::PathBuf;
 
 /// Options of `shashki train`.
@@ -36,6 +39,32 @@ pub struct Args {
     restart: bool,
 }
 
+/// How the run shares the cores, for the banner.
+fn schedule_line(config: &RunConfig) -> String {
+    match config.run.mode {
+        RunMode::Sequential => format!("self-play on {}", config.selfplay.threads_line()),
+        RunMode::Concurrent => {
+            let split = core_split(config, available_cores());
+            format!(
+                "concurrent: self-play on {} threads, learner on {}",
+                split.selfplay, split.learner
+            )
+        }
+    }
+}
+
+/// How much the learner trains, for the banner.
+fn training_line(config: &RunConfig) -> String {
+    let train = &config.train;
+    match config.run.mode {
+        RunMode::Sequential => format!("{} steps/gen", train.steps_per_generation),
+        RunMode::Concurrent => format!(
+            "replay ratio {}, a net published every {} steps",
+            train.replay_ratio, train.checkpoint_every_steps
+        ),
+    }
+}
+
 /// Runs `shashki train`.
 pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
@@ -53,13 +82,13 @@ pub fn run(args: Args) -> Result<()> {
         ),
     };
     progress.line(&format!(
-        "shashki train: run {} | config {} | device {} | {net} | self-play on {} | {} games/gen, {} steps/gen",
+        "shashki train: run {} | config {} | device {} | {net} | {} | {} games/gen, {}",
         args.run_dir.display(),
         args.config.display(),
         args.run.device,
-        config.selfplay.threads_line(),
+        schedule_line(&config),
         config.selfplay.games_per_generation,
-        config.train.steps_per_generation
+        training_line(&config),
     ));
     let mut gate = ArenaGate {
         device: args.run.device.clone(),

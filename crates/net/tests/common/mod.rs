@@ -12,6 +12,7 @@ use shashki_net::{
 };
 use shashki_rules::{DrawState, Position};
 use shashki_search::{EvalRequest, Evaluation};
+use std::collections::BTreeMap;
 
 /// The tiny test architecture.
 pub fn tiny() -> NetConfig {
@@ -201,4 +202,48 @@ pub fn overfit_fixed_batch(config: &NetConfig, steps: usize) -> Overfit {
         before,
         after: net.to_tensors().unwrap(),
     }
+}
+
+/// The largest difference between `lines` (JSON of `shashki eval --json`,
+/// from a reference or another runtime) and `ours`.
+pub fn largest_difference(
+    lines: &[serde_json::Value],
+    ours: &[shashki_search::Evaluation],
+    positions: &[Position],
+) -> f64 {
+    let mut worst = 0.0f64;
+    for ((theirs, eval), position) in lines.iter().zip(ours).zip(positions) {
+        let fen = position.to_fen();
+        let wdl: Vec<f64> = theirs["wdl"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let our_wdl = [eval.wdl.win, eval.wdl.draw, eval.wdl.loss];
+        for (a, b) in wdl.iter().zip(our_wdl) {
+            worst = worst.max((a - f64::from(b)).abs());
+        }
+        let their_policy: BTreeMap<String, f64> = theirs["policy"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_f64().unwrap()))
+            .collect();
+        let moves = position.legal_moves();
+        let our_policy: BTreeMap<String, f64> = moves
+            .iter()
+            .zip(&eval.priors)
+            .map(|(m, &p)| (m.to_string(), f64::from(p)))
+            .collect();
+        assert_eq!(
+            their_policy.keys().collect::<Vec<_>>(),
+            our_policy.keys().collect::<Vec<_>>(),
+            "legal moves differ in {fen}"
+        );
+        for (mv, p) in &our_policy {
+            worst = worst.max((p - their_policy[mv]).abs());
+        }
+    }
+    worst
 }

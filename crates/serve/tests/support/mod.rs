@@ -3,8 +3,9 @@
 
 #![allow(dead_code)]
 
+use shashki_arena::PlayerFactory;
 use shashki_search::{AbConfig, AlphaBeta, Engine};
-use shashki_serve::{NamedEngine, ServeOptions, Server};
+use shashki_serve::{EngineSettings, NamedEngine, NamedPlayer, ServeOptions, Server};
 use std::io::Read;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -16,7 +17,23 @@ pub fn ab_engine() -> NamedEngine {
     NamedEngine {
         name: "ab".into(),
         description: "alpha-beta (hand-written evaluation)".into(),
-        make: Arc::new(|| Ok(Box::new(AlphaBeta::new(AbConfig::default())) as Box<dyn Engine>)),
+        make: Arc::new(|settings: &EngineSettings| {
+            let config = AbConfig {
+                threads: settings.threads.unwrap_or(1),
+                ..AbConfig::default()
+            };
+            Ok(Box::new(AlphaBeta::new(config)) as Box<dyn Engine>)
+        }),
+    }
+}
+
+/// An arena player under `name`, prepared from `spec` as the command line
+/// does.
+pub fn player(name: &str, spec: &str) -> NamedPlayer {
+    NamedPlayer {
+        name: name.into(),
+        description: format!("arena player {spec}"),
+        factory: Arc::new(PlayerFactory::from_text(spec).expect("a valid spec")),
     }
 }
 
@@ -38,6 +55,8 @@ pub struct Answer {
     pub status: u16,
     pub body: String,
     pub content_type: String,
+    /// The `set-cookie` header, if any.
+    pub set_cookie: Option<String>,
 }
 
 impl Answer {
@@ -74,6 +93,14 @@ impl Client {
         }
     }
 
+    /// The same client, sending to `base` (`http://ADDR:PORT`).
+    pub fn at(&self, base: String) -> Client {
+        Client {
+            base,
+            agent: self.agent.clone(),
+        }
+    }
+
     fn answer(result: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answer {
         let mut response = result.expect("the server answers");
         let content_type = response
@@ -82,6 +109,11 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string();
+        let set_cookie = response
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         let status = response.status().as_u16();
         let mut body = String::new();
         response
@@ -95,11 +127,56 @@ impl Client {
             status,
             body,
             content_type,
+            set_cookie,
         }
     }
 
     pub fn get(&self, path: &str) -> Answer {
         Self::answer(self.agent.get(format!("{}{path}", self.base)).call())
+    }
+
+    /// `method path` over a bare socket with exactly these headers (a
+    /// `host` among them replaces the real one; HTTP clients set their
+    /// own), and the body if any; the answer as read.
+    pub fn raw(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+        use std::io::Write;
+        let addr = self.base.trim_start_matches("http://");
+        let mut socket = std::net::TcpStream::connect(addr).expect("connect to the server");
+        socket
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let mut head = format!("{method} {path} HTTP/1.1\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            head.push_str(&format!("host: {addr}\r\n"));
+        }
+        for (name, value) in headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        if !body.is_empty() {
+            head.push_str("content-type: application/json\r\n");
+        }
+        head.push_str(&format!(
+            "content-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        ));
+        socket.write_all(head.as_bytes()).expect("send the request");
+        // Read to the server's close; an event stream never closes, so its
+        // head is enough (dropping the socket stops its search).
+        let mut raw = Vec::new();
+        let mut buffer = [0u8; 8192];
+        while let Ok(n) = socket.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            raw.extend_from_slice(&buffer[..n]);
+            let text = String::from_utf8_lossy(&raw).to_ascii_lowercase();
+            if let Some((head, _)) = text.split_once("\r\n\r\n")
+                && head.contains("text/event-stream")
+            {
+                break;
+            }
+        }
+        parse_answer(&raw)
     }
 
     pub fn post_json(&self, path: &str, body: &serde_json::Value) -> Answer {
@@ -234,5 +311,6 @@ fn parse_answer(raw: &[u8]) -> Answer {
         status,
         body: body.to_string(),
         content_type: header("content-type").unwrap_or_default(),
+        set_cookie: header("set-cookie"),
     }
 }

@@ -1,0 +1,233 @@
+//! `shashki train` with `[run] mode = "concurrent"`: self-play and the
+//! learner at once reach a checkpoint, the learner never trains above the
+//! replay ratio (it waits for data instead), a `kill -9` resumes, and both
+//! engine families run it.
+
+use shashki_net::Checkpoint;
+use shashki_nnue::NnueCheckpoint;
+use shashki_selfplay::{list_chunks, read_chunk};
+use shashki_train::checkpoints::{CheckpointFile, CheckpointStore};
+use shashki_train::tblog::{event_files, read_scalars};
+use shashki_train::{LearnerState, RunDir};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The replay ratio of the test configs (their `max_reuse` is 4: without
+/// the ratio the learner would draw each sample about 4 times).
+const RATIO: f64 = 1.5;
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shashki-concurrent-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A shipped smoke config in concurrent mode at [`RATIO`], written to `dir`.
+fn concurrent_config(dir: &Path, shipped: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../configs")
+        .join(shipped);
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("[run]\n") && text.contains("[train]\n"));
+    let text = text
+        .replace(
+            "[run]\n",
+            "[run]\nmode = \"concurrent\"\nlearner_threads = 1\n",
+        )
+        .replace("[train]\n", &format!("[train]\nreplay_ratio = {RATIO}\n"));
+    let out = dir.join(shipped);
+    std::fs::write(&out, text).unwrap();
+    out
+}
+
+fn train(config: &Path, run_dir: &Path, generations: u64) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shashki"));
+    cmd.arg("train")
+        .arg("--config")
+        .arg(config)
+        .arg("--run-dir")
+        .arg(run_dir)
+        .arg("--generations")
+        .arg(generations.to_string())
+        .arg("--plain");
+    cmd
+}
+
+/// Runs `command` to its end (two minutes at most), asserting success.
+fn run_ok(mut command: Command) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("training did not end within two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// The newest checkpoint's saved counters.
+fn newest_state<C: CheckpointFile>(run: &RunDir) -> Option<LearnerState> {
+    let store = CheckpointStore::<C>::open_for(run.checkpoint_dir(), 100).ok()?;
+    store.load_latest().ok()??.state
+}
+
+/// Samples in the run's chunks (every one must load).
+fn samples_played(run: &RunDir) -> u64 {
+    let mut samples = 0;
+    for chunk in list_chunks(&run.data_dir()).unwrap() {
+        let chunk = read_chunk(&chunk).unwrap_or_else(|e| panic!("{e}"));
+        samples += chunk.samples().unwrap().len() as u64;
+    }
+    samples
+}
+
+/// The learner drew at most [`RATIO`] samples per sample played, and at
+/// the end (nothing left to wait for) less than one batch below it.
+fn assert_within_ratio(state: &LearnerState, batch: u64) {
+    let (drawn, played) = (state.replay.drawn as f64, state.replay.ingested as f64);
+    assert!(played > 0.0, "{state:?}");
+    assert!(drawn <= RATIO * played, "over-trained: {state:?}");
+    assert!(
+        drawn > RATIO * played - batch as f64,
+        "stopped short of the ratio: {state:?}"
+    );
+}
+
+/// Every `replay/ratio` point the run logged.
+fn logged_ratios(run: &RunDir) -> Vec<f32> {
+    let mut ratios = Vec::new();
+    for file in event_files(&run.tensorboard_dir()).unwrap() {
+        for scalar in read_scalars(&file).unwrap() {
+            if scalar.tag == "replay/ratio" {
+                ratios.push(scalar.value);
+            }
+        }
+    }
+    ratios
+}
+
+#[test]
+fn concurrent_training_reaches_a_checkpoint_within_the_replay_ratio() {
+    let dir = temp_dir("smoke");
+    let config = concurrent_config(&dir, "smoke.toml");
+    let run = RunDir::new(dir.join("run"));
+    let output = run_ok(train(&config, run.root(), 2));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("concurrent: self-play on"), "{stdout}");
+    assert!(stdout.contains("gen    2 |"), "{stdout}");
+    assert!(stdout.contains("replay ratio"), "{stdout}");
+
+    let state = newest_state::<Checkpoint>(&run).unwrap();
+    assert_eq!(state.generation, 2);
+    assert!(state.games >= 8, "two rounds of 4 games: {state:?}");
+    assert!(state.step > 0);
+    // The learner saw every sample played and trained up to the ratio.
+    assert_eq!(state.replay.ingested, samples_played(&run));
+    assert_eq!(state.replay.drawn, 16 * state.step, "batch 16");
+    assert_within_ratio(&state, 16);
+    // At no point did it train above the ratio: it waited for self-play.
+    let ratios = logged_ratios(&run);
+    assert!(ratios.len() >= 2, "{ratios:?}");
+    assert!(
+        ratios.iter().all(|&r| r as f64 <= RATIO + 1e-6),
+        "{ratios:?}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn killed_concurrent_training_resumes_where_it_stopped() {
+    let dir = temp_dir("resume");
+    let config = concurrent_config(&dir, "smoke.toml");
+    let run = RunDir::new(dir.join("run"));
+    // Run "forever" and kill -9 once a round is counted in a checkpoint.
+    let mut child = train(&config, run.root(), 0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !newest_state::<Checkpoint>(&run).is_some_and(|s| s.generation >= 1 && s.step >= 2) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "training made no progress"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "training exited early");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = newest_state::<Checkpoint>(&run).unwrap();
+
+    let target = before.generation + 2;
+    let output = run_ok(train(&config, run.root(), target));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("resuming from"), "{stderr}");
+    let after = newest_state::<Checkpoint>(&run).unwrap();
+    assert_eq!(after.generation, target);
+    assert!(after.step > before.step, "{before:?} -> {after:?}");
+    assert!(after.games >= before.games + 8, "{before:?} -> {after:?}");
+    // Chunks written after the killed run's last checkpoint count too.
+    assert_eq!(after.replay.ingested, samples_played(&run));
+    assert_within_ratio(&after, 16);
+    let store = CheckpointStore::<Checkpoint>::open_for(run.checkpoint_dir(), 100).unwrap();
+    for (_, path) in store.checkpoints().unwrap() {
+        Checkpoint::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn concurrent_nnue_training_exports_its_model() {
+    let dir = temp_dir("nnue");
+    let config = concurrent_config(&dir, "nnue-smoke.toml");
+    let run = RunDir::new(dir.join("run"));
+    let output = run_ok(train(&config, run.root(), 1));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("gen    1 |"), "{stdout}");
+    // The steps on the last round's data are reported too.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("after the last round:") && stderr.contains("expected-score MSE"),
+        "{stderr}"
+    );
+    let state = newest_state::<NnueCheckpoint>(&run).unwrap();
+    assert_eq!(state.generation, 1);
+    assert!(state.step > 0);
+    let batch = 32;
+    assert_eq!(state.replay.drawn, batch * state.step);
+    assert_within_ratio(&state, batch);
+    shashki_nnue::load_quantized(&run.root().join("model")).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn gating_is_refused_in_concurrent_mode() {
+    let dir = temp_dir("gating");
+    let config = concurrent_config(&dir, "smoke.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("enabled = false", "enabled = true")).unwrap();
+    let output = train(&config, &dir.join("run"), 1).output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("[gating] enabled = true: not available with [run] mode = \"concurrent\""),
+        "{stderr}"
+    );
+    assert!(!dir.join("run").join("checkpoints").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
