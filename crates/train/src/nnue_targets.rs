@@ -115,7 +115,9 @@ impl WinRateFit {
                 continue;
             }
             let cp = i as f64 * BUCKET_CP - CP_LIMIT;
-            for (p, &c) in model.wdl(cp).iter().zip(counts) {
+            // `wdl` is [win, draw, loss]; the counts are indexed by result + 1,
+            // [loss, draw, win].
+            for (p, &c) in model.wdl(cp).iter().zip(counts.iter().rev()) {
                 sum += c as f64 * p.max(1e-12).ln();
             }
         }
