@@ -31,6 +31,9 @@ const BATCH_TOLERANCE: f64 = 1e-5;
 /// Bound on every process the test starts.
 const TIMEOUT: Duration = Duration::from_secs(300);
 
+/// Which positions a quota takes: (ply, position) -> fits.
+type PositionKind<'a> = dyn Fn(usize, &Position) -> bool + 'a;
+
 fn temp_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shashki-onnx-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -133,7 +136,7 @@ fn positions() -> (Vec<Value>, Coverage) {
     let pieces = |p: &Position| p.occupied().count_ones() as usize;
     let has_king = |p: &Position| p.kings() != 0;
     let capture_due = |p: &Position| p.legal_moves().iter().any(|m| m.is_capture());
-    let quotas: [(usize, &dyn Fn(usize, &Position) -> bool); 5] = [
+    let quotas: [(usize, &PositionKind<'_>); 5] = [
         (200, &|ply, _| ply <= 10),
         (250, &|_, p| pieces(p) <= 10),
         (150, &|_, p| has_king(p)),

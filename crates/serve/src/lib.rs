@@ -16,7 +16,7 @@
 //! A request never names a program, a path or a player spec: it picks one
 //! of the engines the command line named ([`players`]) and may set only
 //! bounded parameters; PDN files are asked for by index and runs by their
-//! folder's name in the listing. Every route sits behind [`access`]: the
+//! folder's name in the listing. Every route sits behind `access` (crates/serve/src/access.rs): the
 //! `Host` header must be this server's (DNS rebinding), a state-changing
 //! request must come from its own page (`Origin`), and off loopback every
 //! request needs the token. docs/SERVE.md lists every door through which
@@ -65,7 +65,7 @@ pub struct ServeOptions {
     /// Arena players by name: opponents that cannot analyse.
     pub players: Vec<NamedPlayer>,
     /// Host names the server answers for beside its own address (`*`:
-    /// any; see [`access`]).
+    /// any; see `access.rs`).
     pub allow_hosts: Vec<String>,
     /// The secret every request must carry; required off loopback.
     pub token: Option<String>,
