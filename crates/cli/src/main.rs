@@ -63,6 +63,9 @@ enum Command {
     /// Why an NNUE run stops improving: held-out losses, label noise,
     /// capacity (issue 24).
     NnueDiagnose(commands::nnue_diagnose::Args),
+    /// Deeper labels for the self-play samples a cheap screen picks
+    /// (parallel, resumable, atomic; issue 36).
+    Relabel(commands::relabel::Args),
     /// The network's W/D/L and policy for one position.
     Eval(commands::eval::Args),
     /// Play one pairing (each opening twice, colours swapped) and report
@@ -109,6 +112,7 @@ fn main() {
         Command::Import(args) => commands::import::run(args),
         Command::NnueInit(args) => commands::nnue_init::run(args),
         Command::NnueDiagnose(args) => commands::nnue_diagnose::run(args),
+        Command::Relabel(args) => commands::relabel::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Book(args) => commands::book::run(args),

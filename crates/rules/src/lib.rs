@@ -22,6 +22,7 @@
 
 pub mod atomic;
 pub mod bitboard;
+pub mod book;
 pub mod draw;
 mod fen;
 pub mod game;

@@ -10,21 +10,33 @@
 //! the thread count. Games are handed out in waves of `games_in_flight`
 //! and reported in game-number order; a stop request ends the call after
 //! the current wave.
+//!
+//! [`AbDataOptions`] (set with [`AbSelfPlayer::set_data_options`]) widen
+//! the data: games start from `[selfplay] openings`, multi-PV plies, tree
+//! samples, exact tablebase labels ([`crate::ab_data`]); the player counts
+//! the distinct sample positions it has produced.
 
+use crate::ab_data::{
+    AbDataOptions, TreeLabeller, exact_label, exact_sample, game_sample, multipv_choice,
+    multipv_plies, tree_sample_count,
+};
 use crate::config::{AB_GAMES_PER_THREAD, SelfPlayConfig};
+use crate::drawish::DrawishEval;
 use crate::error::SelfPlayError;
 use crate::finished::FinishedGame;
 use crate::pool::thread_pool;
-use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_TABLEBASE, Sample};
+use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_TABLEBASE, FLAG_TREE, Sample};
 use crate::stats::SelfPlayStats;
 use crate::tablebases::{configured_tablebases, tablebase_result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use shashki_rules::book::{Opening, read_book};
 use shashki_rules::{DrawRules, EndReason, Game, GameResult, Outcome, Position};
-use shashki_search::alphabeta::{AbConfig, AlphaBeta, MATE_BOUND, StaticEval};
+use shashki_search::alphabeta::{AbConfig, AlphaBeta, StaticEval};
 use shashki_search::limits::SearchLimits;
 use shashki_tablebase::Tablebases;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -34,9 +46,7 @@ use std::time::Instant;
 /// fraction of it.
 const SELFPLAY_TT_MEGABYTES: usize = 2;
 
-/// Centi-men per logit unit used to turn a search score into an expected
-/// score (the NNUE output's scale: `shashki_nnue::EVAL_CP_PER_UNIT`).
-pub const SCORE_CP_PER_UNIT: f32 = 200.0;
+pub use crate::ab_data::{SCORE_CP_PER_UNIT, score_to_wdl};
 
 /// How deep each self-play move searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,22 +60,6 @@ pub struct AbSelfPlayLimits {
     pub skip_captures: bool,
 }
 
-/// The search score (centi-men, side to move's view) as a root W/D/L:
-/// a forced game end is certain, otherwise the expected score
-/// `s = sigmoid(score / 200)` is written as `[s, 0, 1 - s]` (its
-/// `W + D/2` is `s`); a score of exactly 0 with nothing on the board
-/// deciding it stays `[0.5, 0, 0.5]`.
-pub fn score_to_wdl(score: i32) -> [f32; 3] {
-    if score > MATE_BOUND {
-        return [1.0, 0.0, 0.0];
-    }
-    if score < -MATE_BOUND {
-        return [0.0, 0.0, 1.0];
-    }
-    let s = 1.0 / (1.0 + (-(score as f32) / SCORE_CP_PER_UNIT).exp());
-    [s, 0.0, 1.0 - s]
-}
-
 /// Plays self-play games with the alpha-beta engine.
 pub struct AbSelfPlayer {
     config: SelfPlayConfig,
@@ -76,6 +70,11 @@ pub struct AbSelfPlayer {
     pool: rayon::ThreadPool,
     stop: Option<Arc<AtomicBool>>,
     tablebases: Option<Arc<Tablebases>>,
+    /// `[selfplay] openings`, when given.
+    book: Vec<Opening>,
+    data: AbDataOptions,
+    /// Hashes of every sample position produced so far.
+    seen: HashSet<u64>,
 }
 
 impl AbSelfPlayer {
@@ -99,6 +98,11 @@ impl AbSelfPlayer {
         // Missing tables are generated silently here; `shashki tb generate`
         // shows their progress.
         let tablebases = configured_tablebases(&config, &rules, &mut |_| {})?;
+        let book = match &config.openings {
+            Some(path) => read_book(std::path::Path::new(path))
+                .map_err(|e| SelfPlayError::Config(format!("[selfplay] openings: {e}")))?,
+            None => Vec::new(),
+        };
         Ok(AbSelfPlayer {
             config,
             limits,
@@ -108,7 +112,23 @@ impl AbSelfPlayer {
             pool,
             stop: None,
             tablebases,
+            book,
+            data: AbDataOptions::default(),
+            seen: HashSet::new(),
         })
+    }
+
+    /// Widens the data ([`crate::ab_data`]); exact labels and tablebase
+    /// searches need `[selfplay] tablebase_dir`.
+    pub fn set_data_options(&mut self, data: AbDataOptions) -> Result<(), SelfPlayError> {
+        data.validate().map_err(SelfPlayError::Config)?;
+        if (data.exact_labels || data.tablebase_search) && self.tablebases.is_none() {
+            return Err(SelfPlayError::Config(
+                "exact_labels and tablebase_search need [selfplay] tablebase_dir".into(),
+            ));
+        }
+        self.data = data;
+        Ok(())
     }
 
     /// Makes [`AbSelfPlayer::play`] return after the current wave once
@@ -154,6 +174,11 @@ impl AbSelfPlayer {
             done += count;
             for (game, nodes, seconds) in finished {
                 stats.add_game(&game);
+                for sample in &game.samples {
+                    if self.seen.insert(sample.position.hash()) {
+                        stats.distinct_positions += 1;
+                    }
+                }
                 stats.evaluations += nodes;
                 stats.step_seconds += seconds;
                 on_game(game);
@@ -168,25 +193,18 @@ impl AbSelfPlayer {
         let started = Instant::now();
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         rng.set_stream(index);
-        let mut game = Game::with_rules(Position::startpos(), self.rules);
-        let opening = rng.random_range(0..=self.config.random_opening_plies);
-        let mut opening_plies = 0;
-        while opening_plies < opening && !game.is_over() {
-            let moves = game.legal_moves();
-            game.play(&moves[rng.random_range(0..moves.len())]);
-            opening_plies += 1;
-        }
-        let config = AbConfig {
-            tt_megabytes: SELFPLAY_TT_MEGABYTES,
-            threads: 1,
-            ..AbConfig::default()
-        };
-        let mut engine = AlphaBeta::with_eval(config, eval);
+        let (mut game, opening_plies) = self.opening(&mut rng);
+        let random_plies = multipv_plies(&self.data.multipv, &mut rng);
+        let mut engine = self.engine(eval);
         let limits = SearchLimits {
             depth: Some(self.limits.depth),
             nodes: (self.limits.nodes > 0).then_some(self.limits.nodes),
             ..SearchLimits::default()
         };
+        let exact_tables = self
+            .tablebases
+            .as_deref()
+            .filter(|_| self.data.exact_labels);
         let mut samples = Vec::with_capacity(128);
         let mut nodes = 0;
         let mut tablebase = None;
@@ -197,25 +215,94 @@ impl AbSelfPlayer {
                 .and_then(|tb| tablebase_result(tb, &game))
             {
                 tablebase = Some(result);
+                if let Some((wdl, result)) = exact_tables.and_then(|tb| exact_label(tb, &game))
+                    && self.records(&game)
+                {
+                    samples.push(exact_sample(&game, wdl, result));
+                }
                 break;
             }
-            let result = engine.search(&game, &limits);
-            nodes += result.nodes;
-            let Some(best) = result.best_move else { break };
-            let moves = game.legal_moves();
-            if !(self.limits.skip_captures && moves.iter().any(|m| m.is_capture())) {
-                let mut sample = Sample::new(*game.position(), game.draw_state());
+            let (played, best, score) = if random_plies.binary_search(&game.ply()).is_ok() {
+                let margin = self.data.multipv.margin;
+                let Some(choice) =
+                    multipv_choice(&mut engine, &game, self.limits.depth, margin, &mut rng)
+                else {
+                    break;
+                };
+                nodes += choice.nodes;
+                (choice.played, choice.best, choice.score)
+            } else {
+                let result = engine.search(&game, &limits);
+                nodes += result.nodes;
+                let Some(best) = result.best_move else { break };
+                (best, best, result.score)
+            };
+            if self.records(&game) {
+                let mut sample = game_sample(&game);
                 sample.set_policy(&[best], &[1.0]);
                 sample.flags = FLAG_FULL_SEARCH;
-                sample.ply = game.ply().min(u16::MAX as usize) as u16;
-                sample.legal_moves = moves.len().min(u16::MAX as usize) as u16;
-                sample.root_wdl = score_to_wdl(result.score);
+                sample.root_wdl = score_to_wdl(score);
                 samples.push(sample);
             }
-            game.play(&best);
+            for _ in 0..tree_sample_count(self.data.tree.rate, &mut rng) {
+                let mut labeller = TreeLabeller {
+                    engine: &mut engine,
+                    exact: exact_tables,
+                    skip_captures: self.limits.skip_captures,
+                };
+                let (sample, searched) = labeller.draw(&game, &self.data.tree, &mut rng);
+                nodes += searched;
+                samples.extend(sample);
+            }
+            game.play(&played);
         }
         let finished = finish(index, game, samples, opening_plies, tablebase);
         (finished, nodes, started.elapsed().as_secs_f64())
+    }
+
+    /// The game's start: a book opening when `[selfplay] openings` is set,
+    /// then 0..=`random_opening_plies` random moves; returns the plies
+    /// played before the first search.
+    fn opening(&self, rng: &mut ChaCha8Rng) -> (Game, u32) {
+        let mut game = match self.book.len() {
+            0 => Game::with_rules(Position::startpos(), self.rules),
+            n => self.book[rng.random_range(0..n)].game(self.rules),
+        };
+        let mut opening_plies = game.ply() as u32;
+        let opening = rng.random_range(0..=self.config.random_opening_plies);
+        let mut random = 0;
+        while random < opening && !game.is_over() {
+            let moves = game.legal_moves();
+            game.play(&moves[rng.random_range(0..moves.len())]);
+            random += 1;
+        }
+        opening_plies += random;
+        (game, opening_plies)
+    }
+
+    /// The game's searcher: `eval` (scaled in drawish material when asked),
+    /// probing the tablebases when asked.
+    fn engine(&self, eval: Box<dyn StaticEval>) -> AlphaBeta {
+        let config = AbConfig {
+            tt_megabytes: SELFPLAY_TT_MEGABYTES,
+            threads: 1,
+            ..AbConfig::default()
+        };
+        let eval: Box<dyn StaticEval> = if self.data.drawish_scale {
+            Box::new(DrawishEval::new(eval))
+        } else {
+            eval
+        };
+        let tablebases = self
+            .tablebases
+            .clone()
+            .filter(|_| self.data.tablebase_search);
+        AlphaBeta::with_eval(config, eval).with_tablebases(tablebases)
+    }
+
+    /// True if the current position of `game` gives a sample.
+    fn records(&self, game: &Game) -> bool {
+        !(self.limits.skip_captures && game.legal_moves().iter().any(|m| m.is_capture()))
     }
 }
 
@@ -245,11 +332,14 @@ fn finish(
     };
     let final_ply = game.ply();
     for s in &mut samples {
-        s.result = match outcome.result.winner() {
-            None => 0,
-            Some(w) if w == s.position.side_to_move() => 1,
-            Some(_) => -1,
-        };
+        // A tree sample is off the game line: the game's result is not its.
+        if s.flags & FLAG_TREE == 0 {
+            s.result = match outcome.result.winner() {
+                None => 0,
+                Some(w) if w == s.position.side_to_move() => 1,
+                Some(_) => -1,
+            };
+        }
         s.plies_left = final_ply
             .saturating_sub(s.ply as usize)
             .min(u16::MAX as usize) as u16;
@@ -269,7 +359,7 @@ fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shashki_search::alphabeta::{EvalWeights, HandEval};
+    use shashki_search::alphabeta::{EvalWeights, HandEval, MATE_BOUND};
 
     fn player(threads: usize, seed: u64) -> AbSelfPlayer {
         let config = SelfPlayConfig {
@@ -331,6 +421,232 @@ mod tests {
                 assert_eq!(s.policy().len(), 1);
             }
         }
+    }
+
+    fn player_with(seed: u64, config: SelfPlayConfig, data: AbDataOptions) -> AbSelfPlayer {
+        let limits = AbSelfPlayLimits {
+            depth: 2,
+            nodes: 0,
+            skip_captures: true,
+        };
+        let rules = DrawRules {
+            max_plies: Some(60),
+            ..DrawRules::default()
+        };
+        let mut player = AbSelfPlayer::new(config, limits, rules, seed).unwrap();
+        player.set_data_options(data).unwrap();
+        player
+    }
+
+    fn play_with(player: &mut AbSelfPlayer, games: usize) -> (Vec<FinishedGame>, SelfPlayStats) {
+        let eval = HandEval::new(&EvalWeights::default());
+        let mut out = Vec::new();
+        let stats = player.play(&eval, games, |g| out.push(g)).unwrap();
+        (out, stats)
+    }
+
+    fn no_random_openings(threads: usize) -> SelfPlayConfig {
+        SelfPlayConfig {
+            threads,
+            games_in_flight: 4,
+            random_opening_plies: 0,
+            ..SelfPlayConfig::default()
+        }
+    }
+
+    fn multipv(moves: u32) -> AbDataOptions {
+        AbDataOptions {
+            multipv: crate::MultiPv {
+                moves,
+                plies: 8,
+                margin: 10_000,
+            },
+            ..AbDataOptions::default()
+        }
+    }
+
+    /// The distinct positions of the games after `ply` plies.
+    fn distinct_at(games: &[FinishedGame], ply: usize) -> usize {
+        let set: HashSet<u64> = games
+            .iter()
+            .map(|g| g.game.position_at(ply).unwrap().hash())
+            .collect();
+        set.len()
+    }
+
+    #[test]
+    fn multipv_plies_widen_the_openings_and_stay_reproducible() {
+        let (plain, _) = play_with(&mut player_with(5, no_random_openings(1), multipv(0)), 8);
+        // Without randomness every game is the same deterministic search.
+        assert_eq!(distinct_at(&plain, 8), 1);
+        let (wide, _) = play_with(&mut player_with(5, no_random_openings(1), multipv(3)), 8);
+        assert!(distinct_at(&wide, 8) >= 6, "{}", distinct_at(&wide, 8));
+        let (again, _) = play_with(&mut player_with(5, no_random_openings(2), multipv(3)), 8);
+        for (a, b) in wide.iter().zip(&again) {
+            assert_eq!(a.game.moves(), b.game.moves());
+            assert_eq!(a.samples, b.samples);
+        }
+        // Another seed, other openings.
+        let (other, _) = play_with(&mut player_with(6, no_random_openings(1), multipv(3)), 8);
+        assert!(
+            other
+                .iter()
+                .zip(&wide)
+                .any(|(a, b)| a.game.moves() != b.game.moves())
+        );
+    }
+
+    #[test]
+    fn tree_samples_carry_their_own_search_score_and_no_game_result() {
+        let data = AbDataOptions {
+            tree: crate::TreeSamples {
+                rate: 0.5,
+                max_plies: 3,
+                depth: 3,
+            },
+            ..AbDataOptions::default()
+        };
+        let (games, stats) = play_with(&mut player_with(9, no_random_openings(2), data), 4);
+        let config = AbConfig {
+            tt_megabytes: SELFPLAY_TT_MEGABYTES,
+            threads: 1,
+            ..AbConfig::default()
+        };
+        let mut direct = AlphaBeta::new(config);
+        let (mut tree, mut line, mut off_line) = (0, 0, 0);
+        for g in &games {
+            let line_positions: HashSet<u64> = (0..=g.game.ply())
+                .map(|p| g.game.position_at(p).unwrap().hash())
+                .collect();
+            for s in &g.samples {
+                if s.flags & FLAG_TREE == 0 {
+                    line += 1;
+                    continue;
+                }
+                tree += 1;
+                assert_eq!(s.result, 0);
+                assert!(!s.position.legal_moves().iter().any(|m| m.is_capture()));
+                let game = Game::with_rules(s.position, *g.game.rules());
+                let result = direct.search(&game, &SearchLimits::depth(3));
+                assert_eq!(s.root_wdl, score_to_wdl(result.score));
+                off_line += usize::from(!line_positions.contains(&s.position.hash()));
+            }
+        }
+        assert!(
+            tree > line / 5 && tree < 2 * line,
+            "{tree} tree, {line} line samples"
+        );
+        assert!(
+            off_line * 4 >= tree * 3,
+            "{off_line} of {tree} off the game line"
+        );
+        assert_eq!(stats.samples as usize, tree + line);
+    }
+
+    #[test]
+    fn games_start_from_the_book_and_distinct_positions_are_counted() {
+        let dir = std::env::temp_dir().join(format!("shashki-ab-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let book = dir.join("book.txt");
+        std::fs::write(&book, "A | 1. c3-d4 f6-g5\nB | 1. g3-h4 b6-a5 2. h4-g5\n").unwrap();
+        let config = SelfPlayConfig {
+            openings: Some(book.display().to_string()),
+            ..no_random_openings(1)
+        };
+        let mut player = player_with(2, config, AbDataOptions::default());
+        let (games, stats) = play_with(&mut player, 6);
+        let firsts: HashSet<String> = games
+            .iter()
+            .map(|g| g.game.moves()[0].to_string())
+            .collect();
+        assert_eq!(
+            firsts,
+            HashSet::from(["c3-d4".to_string(), "g3-h4".to_string()])
+        );
+        for g in &games {
+            assert_eq!(
+                g.opening_plies as usize,
+                if g.game.moves()[0].to_string() == "c3-d4" {
+                    2
+                } else {
+                    3
+                }
+            );
+        }
+        let distinct: HashSet<u64> = games
+            .iter()
+            .flat_map(|g| g.samples.iter().map(|s| s.position.hash()))
+            .collect();
+        assert_eq!(stats.distinct_positions as usize, distinct.len());
+        // A second call counts only positions not seen before.
+        let (_, again) = play_with(&mut player, 2);
+        assert!(again.distinct_positions < again.samples, "{again:?}");
+        let bad = SelfPlayConfig {
+            openings: Some(dir.join("missing.txt").display().to_string()),
+            ..no_random_openings(1)
+        };
+        let limits = AbSelfPlayLimits {
+            depth: 2,
+            nodes: 0,
+            skip_captures: true,
+        };
+        let err = AbSelfPlayer::new(bad, limits, DrawRules::default(), 1)
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("missing.txt"), "{err}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn exact_labels_come_from_the_tables() {
+        let dir = std::env::temp_dir().join(format!("shashki-ab-exact-{}", std::process::id()));
+        let config = SelfPlayConfig {
+            tablebase_dir: Some(dir.display().to_string()),
+            tablebase_pieces: 3,
+            ..no_random_openings(2)
+        };
+        let data = AbDataOptions {
+            exact_labels: true,
+            tablebase_search: true,
+            tree: crate::TreeSamples {
+                rate: 1.0,
+                max_plies: 4,
+                depth: 2,
+            },
+            ..AbDataOptions::default()
+        };
+        // Four pieces: the first capture enters the 3-piece tables.
+        let book = dir.with_extension("txt");
+        std::fs::write(&book, "W:WKc3,e3:BKh8,Kb8\nW:Wc3,g3:Bf6,Kd8\n").unwrap();
+        let config = SelfPlayConfig {
+            openings: Some(book.display().to_string()),
+            ..config
+        };
+        let mut player = player_with(4, config, data);
+        let (games, _) = play_with(&mut player, 6);
+        let tb = player.tablebases.clone().unwrap();
+        let mut exact = 0;
+        for g in &games {
+            for s in &g.samples {
+                if s.flags & crate::sample::FLAG_EXACT != 0 {
+                    exact += 1;
+                    assert!(s.position.white().count_ones() + s.position.black().count_ones() <= 3);
+                    // (None: the draw state alone cannot tell; the game's counters did.)
+                    let Some(wdl) = tb.probe_draw_state(&s.position, &s.draw_state) else {
+                        continue;
+                    };
+                    let expected = match wdl {
+                        shashki_tablebase::Wdl::Win => ([1.0, 0.0, 0.0], 1),
+                        shashki_tablebase::Wdl::Draw => ([0.0, 1.0, 0.0], 0),
+                        shashki_tablebase::Wdl::Loss => ([0.0, 0.0, 1.0], -1),
+                    };
+                    assert_eq!((s.root_wdl, s.result), expected);
+                }
+            }
+        }
+        assert!(exact > 0, "no exact sample in {} games", games.len());
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_file(book).unwrap();
     }
 
     #[test]

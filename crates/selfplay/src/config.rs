@@ -75,6 +75,13 @@ pub struct SelfPlayConfig {
     /// position in them is a solved node, so the root value and the move
     /// choice near the end are exact), besides ending games that reach them.
     pub tablebase_search: bool,
+    /// A start book of self-play's own (the arena's book formats: PDN or
+    /// lines of `Name | moves` / FEN, `shashki_rules::book`): each game
+    /// starts from an opening drawn from it by the game's seed, then plays
+    /// its `random_opening_plies`. Keep it disjoint from the books that
+    /// measure the nets. Read by alpha-beta (NNUE) self-play; `None`
+    /// (default): every game starts from the standard position.
+    pub openings: Option<String>,
 }
 
 impl Default for SelfPlayConfig {
@@ -97,6 +104,7 @@ impl Default for SelfPlayConfig {
             tablebase_dir: None,
             tablebase_pieces: 4,
             tablebase_search: true,
+            openings: None,
         }
     }
 }

@@ -7,7 +7,9 @@
 //!   [`Sample`] ([`sample`]); reproducible from its seed whatever the
 //!   thread count.
 //! - [`AbSelfPlayer`] ([`ab_player`]): the alpha-beta engine's games (the
-//!   data of an NNUE run) into the same samples.
+//!   data of an NNUE run) into the same samples; [`ab_data`] widens them
+//!   (start books, multi-PV plies, tree samples, exact labels) and
+//!   [`drawish`] scales its evaluation in drawish material.
 //! - [`FinishedGame`] ([`finished`]): a game with its samples;
 //!   [`SelfPlayStats`] ([`stats`]): the counters and rates of a call.
 //! - [`chunk`]: samples on disk as checksummed chunk files, which
@@ -17,9 +19,11 @@
 //!   [`SelfPlayError`] ([`error`]): what can fail. Both players share a
 //!   worker pool and the endgame tablebases (generated on first use).
 
+pub mod ab_data;
 pub mod ab_player;
 pub mod chunk;
 pub mod config;
+pub mod drawish;
 pub mod error;
 pub mod finished;
 pub mod player;
@@ -30,6 +34,7 @@ pub mod sink;
 pub mod stats;
 mod tablebases;
 
+pub use ab_data::{AbDataOptions, MultiPv, TreeSamples};
 pub use ab_player::{AbSelfPlayLimits, AbSelfPlayer, score_to_wdl};
 pub use chunk::{
     Chunk, ChunkError, ChunkHeader, ChunkWriter, list_chunks, read_chunk, read_header,

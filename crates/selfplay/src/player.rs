@@ -110,6 +110,11 @@ impl SelfPlayer {
         progress: &mut dyn FnMut(&str),
     ) -> Result<SelfPlayer, SelfPlayError> {
         config.validate().map_err(SelfPlayError::Config)?;
+        if config.openings.is_some() {
+            return Err(SelfPlayError::Config(
+                "[selfplay] openings: read by alpha-beta (NNUE) self-play only; MCTS self-play starts from the standard position".into(),
+            ));
+        }
         // `threads = 0` and `games_in_flight = 0`: every core, a full
         // network call per worker each round.
         let config = config.resolved(config.batch_size);

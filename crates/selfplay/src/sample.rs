@@ -18,7 +18,7 @@
 //! | 13 | u8  | [`DrawState::repetitions`] |
 //! | 14 | u16 | [`DrawState::plies_to_draw`], `0xFFFF` = no count running |
 //! | 16 | i8  | game result from the side to move: +1 win, 0 draw, -1 loss |
-//! | 17 | u8  | flags: bit 0 full search, bit 1 game ended by resignation, bit 2 adjudicated, bit 3 tablebase result |
+//! | 17 | u8  | flags: bit 0 full search, bit 1 game ended by resignation, bit 2 adjudicated, bit 3 tablebase result, bit 4 tree sample, bit 5 exact label, bit 6 relabelled |
 //! | 18 | u16 | plies left until the game ended |
 //! | 20 | u16 | ply of this position in its game (0 = start) |
 //! | 22 | u16 | number of legal moves in the position |
@@ -51,6 +51,15 @@ pub const FLAG_ADJUDICATED: u8 = 4;
 /// Flag bit: the game ended on reaching the endgame tablebases, with their
 /// exact result.
 pub const FLAG_TABLEBASE: u8 = 8;
+/// Flag bit: a position from inside a search tree, off the game line
+/// (alpha-beta self-play's tree samples): its result field is no game
+/// result, only its score labels it.
+pub const FLAG_TREE: u8 = 16;
+/// Flag bit: the label is the tablebases' exact value (score and result).
+pub const FLAG_EXACT: u8 = 32;
+/// Flag bit: the root W/D/L is a deeper label than self-play's
+/// (`shashki relabel`).
+pub const FLAG_RELABELLED: u8 = 64;
 
 /// One policy target entry: a move by its absolute squares and its probability.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -73,7 +82,7 @@ pub struct Sample {
     /// Final game result from the side to move's view: +1 win, 0 draw, -1 loss.
     pub result: i8,
     /// Flags ([`FLAG_FULL_SEARCH`], [`FLAG_RESIGNED`], [`FLAG_ADJUDICATED`],
-    /// [`FLAG_TABLEBASE`]).
+    /// [`FLAG_TABLEBASE`], [`FLAG_TREE`], [`FLAG_EXACT`], [`FLAG_RELABELLED`]).
     pub flags: u8,
     /// Half-moves from this position to the end of the game.
     pub plies_left: u16,

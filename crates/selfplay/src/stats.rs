@@ -48,6 +48,9 @@ pub struct SelfPlayStats {
     pub step_seconds: f64,
     /// Wall-clock seconds.
     pub wall_seconds: f64,
+    /// Sample positions never seen before by this player (alpha-beta
+    /// self-play counts them; 0 where not counted).
+    pub distinct_positions: u64,
 }
 
 impl SelfPlayStats {
@@ -97,6 +100,7 @@ impl SelfPlayStats {
         self.net_seconds += other.net_seconds;
         self.step_seconds += other.step_seconds;
         self.wall_seconds += other.wall_seconds;
+        self.distinct_positions += other.distinct_positions;
     }
 
     fn per_second(&self, n: u64) -> f64 {
@@ -119,6 +123,12 @@ impl SelfPlayStats {
     /// Searched positions (samples) per second.
     pub fn positions_per_second(&self) -> f64 {
         self.per_second(self.samples)
+    }
+
+    /// New distinct sample positions per hour of self-play (how much the
+    /// data widens: issue 36 measures it before and after).
+    pub fn distinct_positions_per_hour(&self) -> f64 {
+        3600.0 * self.per_second(self.distinct_positions)
     }
 
     /// Network evaluations per second.
@@ -182,9 +192,18 @@ impl SelfPlayStats {
     /// One line for logs.
     pub fn summary(&self) -> String {
         let [w, d, b] = self.result_shares();
+        let distinct = if self.distinct_positions > 0 {
+            format!(
+                ", {} new distinct positions ({:.0}/h)",
+                self.distinct_positions,
+                self.distinct_positions_per_hour()
+            )
+        } else {
+            String::new()
+        };
         format!(
             "{} games, {} positions in {:.1}s: {:.2} games/s, {:.1} pos/s, {:.0} evals/s, batch fill {:.0}%, \
-             cache hits {:.1}%, forced passed {}, avg length {:.1}, W/D/B {:.0}/{:.0}/{:.0}%, resigned {}, false resign {:.0}% ({}/{}), time: net {:.0}%, search+rules {:.0}%",
+             cache hits {:.1}%, forced passed {}, avg length {:.1}, W/D/B {:.0}/{:.0}/{:.0}%, resigned {}, false resign {:.0}% ({}/{}), time: net {:.0}%, search+rules {:.0}%{distinct}",
             self.games,
             self.samples,
             self.wall_seconds,

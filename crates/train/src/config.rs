@@ -118,6 +118,42 @@ pub struct NnueSection {
     /// in the targets: the fast net learns the big net's judgment of each
     /// self-play position. `None` (default): the search score.
     pub label_model: Option<String>,
+    // Issue 36: keys that widen and clean the data; the defaults are the
+    // run as it was without them.
+    /// Random multi-PV moves per self-play game (0: none): all moves are
+    /// searched and one within `random_multipv_margin` of the best is played.
+    pub random_multipv_moves: u32,
+    /// The random multi-PV moves fall among the game's first this many plies.
+    pub random_multipv_plies: u32,
+    /// Candidate moves lie within this many centi-men of the best.
+    pub random_multipv_margin: i32,
+    /// Samples drawn from inside the search tree per game move (0: none):
+    /// a random walk off the game line, labelled by its own search.
+    pub tree_sample_rate: f64,
+    /// Longest random walk of a tree sample, in plies.
+    pub tree_sample_plies: u32,
+    /// Depth of the search that labels a tree sample.
+    pub tree_sample_depth: u32,
+    /// Samples in the tablebases (`[selfplay] tablebase_dir`) get their
+    /// exact value as label.
+    pub exact_labels: bool,
+    /// The self-play searches probe the tablebases below the root.
+    pub tablebase_search: bool,
+    /// Self-play's evaluation is scaled down in drawish material.
+    pub drawish_scale: bool,
+    /// Samples before this ply of their game are not trained on (0: all).
+    pub min_sample_ply: u32,
+    /// Lambda at the end of its schedule: lambda goes linearly from
+    /// `lambda` at step 0 to `lambda_end` at step `lambda_steps`, then stays.
+    pub lambda_end: f64,
+    /// Steps of the lambda schedule (0: lambda stays `lambda`).
+    pub lambda_steps: u64,
+    /// Drop samples whose score contradicts their game result, each kept
+    /// with the probability of its result under a win-rate model fitted to
+    /// the run's samples (nnue-pytorch's `wld_filtered`).
+    pub wdl_filter: bool,
+    /// Samples the win-rate model is fitted on before the filter starts.
+    pub wdl_filter_min_samples: u64,
 }
 
 impl Default for NnueSection {
@@ -132,6 +168,20 @@ impl Default for NnueSection {
             skip_captures: true,
             gate_depth: 4,
             label_model: None,
+            random_multipv_moves: 0,
+            random_multipv_plies: 24,
+            random_multipv_margin: 100,
+            tree_sample_rate: 0.0,
+            tree_sample_plies: 4,
+            tree_sample_depth: 4,
+            exact_labels: false,
+            tablebase_search: false,
+            drawish_scale: false,
+            min_sample_ply: 0,
+            lambda_end: 0.5,
+            lambda_steps: 0,
+            wdl_filter: false,
+            wdl_filter_min_samples: 20_000,
         }
     }
 }
@@ -615,6 +665,16 @@ pub const KEY_RANGES: &[(&str, f64, f64)] = &[
     ("nnue.nodes", 0.0, 1e12),
     ("nnue.lambda", 0.0, 1.0),
     ("nnue.gate_depth", 1.0, 64.0),
+    ("nnue.random_multipv_moves", 0.0, 1000.0),
+    ("nnue.random_multipv_plies", 0.0, 10_000.0),
+    ("nnue.random_multipv_margin", 0.0, 100_000.0),
+    ("nnue.tree_sample_rate", 0.0, 100.0),
+    ("nnue.tree_sample_plies", 1.0, 64.0),
+    ("nnue.tree_sample_depth", 1.0, 64.0),
+    ("nnue.min_sample_ply", 0.0, 100_000.0),
+    ("nnue.lambda_end", 0.0, 1.0),
+    ("nnue.lambda_steps", 0.0, 1e12),
+    ("nnue.wdl_filter_min_samples", 0.0, 1e12),
 ];
 
 /// The largest integer TOML holds.

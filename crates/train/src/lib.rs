@@ -16,13 +16,16 @@
 //!   [`errors`]: the error of a run; [`gate`]: the gate trait the caller
 //!   implements; [`observer`]: progress and summaries for the caller;
 //! - [`family`]: what the loop needs of an engine family (its learner and
-//!   its self-play), with the MCTS family; [`nnue_family`]: the NNUE family;
+//!   its self-play), with the MCTS family; [`nnue_family`]: the NNUE family,
+//!   [`nnue_targets`]: its targets and which samples it trains on;
 //! - `resume`: claiming a run directory and reopening its learner;
 //!   `trainer`: the training steps, saves and logs that `train` and
 //!   `learn` share;
 //! - [`generations`]: `shashki train`, the generation loop;
 //!   [`concurrent`]: its concurrent mode, self-play and the learner at
-//!   once; [`halves`]: `shashki selfplay` and `shashki learn` alone.
+//!   once; [`halves`]: `shashki selfplay` and `shashki learn` alone;
+//!   [`relabel`]: `shashki relabel`, deeper labels for the samples a
+//!   screen picks.
 
 pub mod checkpoints;
 pub mod concurrent;
@@ -35,7 +38,9 @@ pub mod generations;
 pub mod halves;
 pub mod learner;
 pub mod nnue_family;
+pub mod nnue_targets;
 pub mod observer;
+pub mod relabel;
 pub mod replay;
 mod resume;
 pub mod run_dir;

@@ -10,17 +10,21 @@
 //! drawn or lost game; the loss is the mean squared error of
 //! `sigmoid(output)` against it. With `[nnue] label_model` the score is a
 //! policy/value network's value of the position instead (the fast net
-//! learns the big net's judgment).
+//! learns the big net's judgment). The lambda schedule, early-ply skipping
+//! and win/draw/loss filtering are [`crate::nnue_targets`]'s.
 
 use crate::checkpoints::CheckpointFile;
 use crate::config::{RunConfig, TrainSection};
 use crate::errors::RunError;
 use crate::family::{Family, GameWriter, Trainee};
 use crate::learner::{StepReport, build_optimizer};
+use crate::nnue_targets::{TargetRules, WinRateFit, WinRateModel};
 use crate::observer::Observer;
 use crate::run_dir::RunDir;
 use crate::seeds::net_seed;
 use burn::optim::ModuleOptimizer;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use shashki_net::{
     Device, NetEvaluator, load_checkpoint_or_model, optimizer_from_bytes, optimizer_to_bytes,
 };
@@ -28,7 +32,10 @@ use shashki_nnue::train::{NnueBatch, NnueModel, train_step};
 use shashki_nnue::{Architecture, FloatNet, NnueCheckpoint, NnueEval, QuantNet, save_model};
 use shashki_rules::MoveList;
 use shashki_search::{EvalRequest, Evaluation};
-use shashki_selfplay::{AbSelfPlayLimits, AbSelfPlayer, ChunkSink, Sample, SelfPlayStats};
+use shashki_selfplay::{
+    AbDataOptions, AbSelfPlayLimits, AbSelfPlayer, ChunkSink, MultiPv, Sample, SelfPlayStats,
+    TreeSamples,
+};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -39,19 +46,23 @@ pub const MODEL_DIR: &str = "model";
 /// Folder of the newest promoted network (gating runs).
 pub const BEST_MODEL_DIR: &str = "best-model";
 
-/// The training target of `sample` (expected score of the side to move).
-pub fn target(sample: &Sample, lambda: f32) -> f32 {
-    let [w, d, _] = sample.root_wdl;
-    let score = (w + 0.5 * d).clamp(0.0, 1.0);
-    let result = (sample.result as f32 + 1.0) / 2.0;
-    lambda * score + (1.0 - lambda) * result
-}
+pub use crate::nnue_targets::target;
+
+/// Steps between two refits of the WDL filter's win-rate model.
+const WDL_REFIT_STEPS: u64 = 50;
+
+/// Stream of the WDL filter's draws (with the run seed and the step).
+const WDL_FILTER_STREAM: u64 = 0x5744_4C46;
 
 /// The NNUE float network in burn, its optimiser and step.
 pub struct NnueLearner {
     arch: Architecture,
     train: TrainSection,
-    lambda: f32,
+    rules: TargetRules,
+    seed: u64,
+    /// The (score, result) pairs trained on, and the model fitted to them.
+    fit: WinRateFit,
+    win_rate: Option<WinRateModel>,
     device: Device,
     model: Option<NnueModel>,
     optimizer: Option<ModuleOptimizer>,
@@ -76,12 +87,49 @@ impl NnueLearner {
         Ok(NnueLearner {
             arch: net.arch.clone(),
             train: config.train.clone(),
-            lambda: config.nnue.lambda as f32,
+            rules: TargetRules::from_config(&config.nnue),
+            seed: config.run.seed,
+            fit: WinRateFit::default(),
+            win_rate: None,
             model: Some(NnueModel::from_float(net, &device)),
             device,
             optimizer: Some(opt),
             step,
         })
+    }
+
+    /// The samples of a batch that are trained on: early plies skipped,
+    /// and with the WDL filter on, each kept with the probability of its
+    /// result under the win-rate model fitted so far (none is dropped
+    /// before `wdl_filter_min_samples` are counted; the draws come from
+    /// the run seed and the step). A batch that would lose every sample
+    /// keeps them all.
+    fn kept(&mut self, samples: &[Sample]) -> Vec<Sample> {
+        if self.rules.wdl_filter {
+            samples.iter().for_each(|s| self.fit.add(s));
+            if self.fit.total() >= self.rules.wdl_filter_min_samples
+                && (self.win_rate.is_none() || self.step.is_multiple_of(WDL_REFIT_STEPS))
+            {
+                self.win_rate = self.fit.fit();
+            }
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ WDL_FILTER_STREAM);
+        rng.set_stream(self.step);
+        let kept: Vec<Sample> = samples
+            .iter()
+            .filter(|s| self.rules.keeps(s, self.win_rate.as_ref(), &mut rng))
+            .copied()
+            .collect();
+        if kept.is_empty() {
+            samples.to_vec()
+        } else {
+            kept
+        }
+    }
+
+    /// The win-rate model the WDL filter uses now (none before it is fitted).
+    pub fn win_rate_model(&self) -> Option<WinRateModel> {
+        self.win_rate
     }
 
     /// The current float weights.
@@ -129,8 +177,10 @@ impl Trainee for NnueLearner {
     }
 
     fn train_on(&mut self, samples: &[Sample]) -> Result<StepReport, RunError> {
+        let samples = self.kept(samples);
+        let lambda = self.rules.lambda_at(self.step) as f32;
         let positions: Vec<_> = samples.iter().map(|s| s.position).collect();
-        let targets: Vec<f32> = samples.iter().map(|s| target(s, self.lambda)).collect();
+        let targets: Vec<f32> = samples.iter().map(|s| target(s, lambda)).collect();
         let batch = NnueBatch::for_stacks(self.arch.stacks, &positions, &targets, &self.device);
         let learning_rate = self.train.learning_rate_at(self.step);
         let model = self.model.take().expect("model present");
@@ -198,6 +248,7 @@ impl NnueFamily {
         let rules = config.game_rules();
         let mut player = AbSelfPlayer::new(config.selfplay.clone(), limits, rules, seed)?;
         player.set_stop(stop);
+        player.set_data_options(data_options(config))?;
         let labeller = match &config.nnue.label_model {
             Some(path) => {
                 let checkpoint = load_checkpoint_or_model(Path::new(path))?;
@@ -207,6 +258,26 @@ impl NnueFamily {
             None => None,
         };
         Ok(NnueFamily { player, labeller })
+    }
+}
+
+/// The self-play data options `[nnue]` sets.
+pub fn data_options(config: &RunConfig) -> AbDataOptions {
+    let n = &config.nnue;
+    AbDataOptions {
+        multipv: MultiPv {
+            moves: n.random_multipv_moves,
+            plies: n.random_multipv_plies,
+            margin: n.random_multipv_margin,
+        },
+        tree: TreeSamples {
+            rate: n.tree_sample_rate as f32,
+            max_plies: n.tree_sample_plies,
+            depth: n.tree_sample_depth,
+        },
+        exact_labels: n.exact_labels,
+        tablebase_search: n.tablebase_search,
+        drawish_scale: n.drawish_scale,
     }
 }
 

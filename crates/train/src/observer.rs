@@ -73,9 +73,12 @@ impl GenerationSummary {
             Some(g) => format!(" | gate: {}", g.line),
             None => String::new(),
         };
-        // Alpha-beta self-play makes no network batches.
+        // Alpha-beta self-play makes no network batches, and counts the
+        // new distinct positions it produces.
         let fill = if s.batch_capacity > 0 {
             format!(", batch fill {:.0}%", 100.0 * s.mean_batch_fill())
+        } else if s.distinct_positions > 0 {
+            format!(", {:.0} new pos/h", s.distinct_positions_per_hour())
         } else {
             String::new()
         };
@@ -152,6 +155,20 @@ mod tests {
             summary(ten_games()).line(),
             "gen    3 | step     120 | 10 games 30.0/min, 20 pos/s, len 50, W/D/B 60/30/10% \
              | 40 steps, loss 1.500 (policy 1.000, value 0.500), window 5000 | 61s"
+        );
+    }
+
+    #[test]
+    fn the_line_of_an_alpha_beta_generation_counts_new_positions_per_hour() {
+        // 300 new distinct positions in 20 s: 54,000 an hour.
+        let line = summary(SelfPlayStats {
+            distinct_positions: 300,
+            ..ten_games()
+        })
+        .line();
+        assert!(
+            line.contains("W/D/B 60/30/10%, 54000 new pos/h |"),
+            "{line}"
         );
     }
 

@@ -250,6 +250,10 @@ impl<'a, L: Trainee> Trainer<'a, L> {
             ),
             ("selfplay/network_time_share", s.network_time_share()),
             ("selfplay/search_time_share", s.search_time_share()),
+            (
+                "selfplay/distinct_positions_per_hour",
+                s.distinct_positions_per_hour(),
+            ),
         ];
         let step = self.learner.step();
         self.log(&values, step, observer);

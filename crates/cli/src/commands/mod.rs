@@ -18,6 +18,7 @@ pub mod pdn;
 pub mod perft;
 pub mod play;
 pub mod rate;
+pub mod relabel;
 pub mod selfplay;
 pub mod serve;
 pub mod tb;

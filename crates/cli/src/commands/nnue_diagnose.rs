@@ -194,7 +194,9 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-fn labelling_eval(spec: &str) -> Result<Box<dyn StaticEval>> {
+/// The evaluation `--eval SPEC` names: `hand`, or an NNUE model folder
+/// or checkpoint file.
+pub(crate) fn labelling_eval(spec: &str) -> Result<Box<dyn StaticEval>> {
     if spec == "hand" {
         return Ok(Box::new(HandEval::new(&EvalWeights::default())));
     }

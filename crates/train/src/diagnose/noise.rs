@@ -5,6 +5,7 @@
 use super::held_out::HeldOutSet;
 use super::loss::{LossStats, PHASES, phase_of};
 use shashki_selfplay::Sample;
+use shashki_selfplay::sample::FLAG_TREE;
 use std::fmt::Write;
 
 /// Calibration buckets of the stored score.
@@ -25,21 +26,17 @@ pub struct NoiseReport {
     pub calibration: [(usize, f64); SCORE_BUCKETS],
 }
 
-/// The stored search score of a sample as an expected score.
-pub fn sample_score(s: &Sample) -> f32 {
-    let [w, d, _] = s.root_wdl;
-    (w + 0.5 * d).clamp(0.0, 1.0)
-}
+pub use crate::nnue_targets::sample_score;
 
 /// The game result of a sample as an expected score.
 pub fn sample_result(s: &Sample) -> f32 {
     (f32::from(s.result) + 1.0) / 2.0
 }
 
-/// Measures `samples`.
+/// Measures `samples` (tree samples have no game result: left out).
 pub fn measure_noise(samples: &[Sample]) -> NoiseReport {
     let mut report = NoiseReport::default();
-    for s in samples {
+    for s in samples.iter().filter(|s| s.flags & FLAG_TREE == 0) {
         let (score, result) = (sample_score(s), sample_result(s));
         report.samples += 1;
         let outcome = match s.result.signum() {
