@@ -142,11 +142,6 @@ impl EloInterval {
             upper: logistic_elo(upper),
         }
     }
-
-    /// Half the width of the interval (the "+-" figure), infinite if a bound is.
-    pub fn half_width(&self) -> f64 {
-        (self.upper - self.lower) / 2.0
-    }
 }
 
 impl fmt::Display for EloInterval {

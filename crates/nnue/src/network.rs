@@ -261,9 +261,4 @@ impl FloatNet {
             &a2,
         )[0]
     }
-
-    /// The float evaluation in centi-men (side to move's view).
-    pub fn evaluate_cp(&self, pos: &Position) -> f32 {
-        self.forward(pos) * EVAL_CP_PER_UNIT as f32
-    }
 }

@@ -224,9 +224,4 @@ impl QuantNet {
                 .map(|(&w, &a)| i32::from(w) * a)
                 .sum::<i32>()
     }
-
-    /// The integer reference in centi-men.
-    pub fn reference_cp(&self, pos: &Position) -> i32 {
-        output_to_cp(self.reference_output(pos))
-    }
 }

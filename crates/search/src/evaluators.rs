@@ -118,12 +118,6 @@ impl RolloutEvaluator {
         }
     }
 
-    /// Sets the playout cap in half-moves.
-    pub fn with_max_plies(mut self, max_plies: u32) -> RolloutEvaluator {
-        self.max_plies = max_plies;
-        self
-    }
-
     /// The W/D/L of one request from its side to move's view.
     pub fn rollout_wdl(&self, request: &EvalRequest<'_>) -> Wdl {
         let mut rng = ChaCha8Rng::seed_from_u64(request_key(request, self.seed));

@@ -119,11 +119,6 @@ impl Learner {
         self.step
     }
 
-    /// The network's architecture.
-    pub fn net_config(&self) -> &NetConfig {
-        self.net().config()
-    }
-
     fn net(&self) -> &Net {
         self.net
             .as_ref()
@@ -178,27 +173,6 @@ impl Learner {
             plies_left: values.plies_left,
             full_search_share: full_share,
         })
-    }
-
-    /// The losses of `samples` without training (batch norm in training
-    /// mode, as in a step).
-    pub fn losses_on(&mut self, samples: &[Sample]) -> Result<(f32, f32), NetError> {
-        let full = fill_batch(&mut self.batch, samples).max(1);
-        let tensors = self.batch.to_tensors(&self.device);
-        let output = self.net().forward(tensors.inputs.clone());
-        let losses = shashki_net::compute_losses(&output, &tensors, &LossWeights::default());
-        let read = |t: burn::tensor::Tensor<1>| -> Result<f32, NetError> {
-            let data = t
-                .into_data()
-                .convert::<f32>()
-                .try_into_vec::<f32>()
-                .map_err(|e| NetError::Tensor(format!("{e:?}")))?;
-            data.first()
-                .copied()
-                .ok_or_else(|| NetError::Tensor("empty loss tensor".into()))
-        };
-        let scale = samples.len() as f32 / full as f32;
-        Ok((read(losses.policy)? * scale, read(losses.value)?))
     }
 
     /// A checkpoint of the current weights, step and optimiser state.

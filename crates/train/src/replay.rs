@@ -121,11 +121,6 @@ impl ReplayWindow {
         self.entries.iter().map(|e| e.count as u64).sum()
     }
 
-    /// Valid chunks seen.
-    pub fn chunk_count(&self) -> usize {
-        self.entries.len()
-    }
-
     /// Scans the directory for new chunks, loads those in the window, drops
     /// the ones that fell out of it, and adds reuse tokens for new samples.
     pub fn refresh(&mut self) -> std::io::Result<RefreshReport> {
