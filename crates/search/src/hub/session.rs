@@ -14,13 +14,13 @@ use super::params::Params;
 use super::report::{done_line, info_line};
 use super::syntax::Line;
 use crate::engine::Engine;
-use crate::limits::{SearchLimits, StopHandle};
-use crate::protocol::{Input, ProtocolError, spawn_line_reader};
+use crate::limits::SearchLimits;
+use crate::protocol::{Input, ProtocolError, SearchThread, spawn_line_reader};
 use shashki_rules::{Color, Game, Position};
 use std::io::{self, BufRead, Write};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::thread::{Scope, ScopedJoinHandle};
+use std::thread::Scope;
 use std::time::Instant;
 
 /// Who the engine says it is in its `id` line.
@@ -61,8 +61,6 @@ pub fn serve_hub<W: Write + Send>(
     let lines = spawn_line_reader(input);
     let out = Mutex::new(&mut output);
     let mut session = Session {
-        stop: engine.stop_handle(),
-        engine: Some(engine),
         identity,
         params: Params::default(),
         game: Some(Game::new(Position::startpos())),
@@ -70,14 +68,11 @@ pub fn serve_hub<W: Write + Send>(
         ponder: None,
         deadline: None,
     };
-    match std::thread::scope(|scope| session.run(&lines, &out, scope)) {
+    match std::thread::scope(|scope| session.run(SearchThread::new(engine), &lines, &out, scope)) {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         result => result,
     }
 }
-
-/// A search running on its own thread; it gives the engine back when joined.
-type Running<'scope, 'e> = ScopedJoinHandle<'scope, (&'e mut dyn Engine, io::Result<()>)>;
 
 /// The output, shared by the command loop and the search thread.
 type Out<'o, W> = Mutex<&'o mut W>;
@@ -97,10 +92,7 @@ enum Next {
     End,
 }
 
-struct Session<'e, 'i> {
-    /// The engine, lent to the search thread while one runs.
-    engine: Option<&'e mut dyn Engine>,
-    stop: Option<StopHandle>,
+struct Session<'i> {
     identity: &'i Identity,
     params: Params,
     /// The position to search; `None` after a refused `pos`.
@@ -113,28 +105,25 @@ struct Session<'e, 'i> {
     deadline: Option<Instant>,
 }
 
-impl<'e> Session<'e, '_> {
-    fn run<'scope, W: Write + Send>(
+impl Session<'_> {
+    fn run<'scope, 'e: 'scope, W: Write + Send>(
         &mut self,
+        mut search: SearchThread<'scope, 'e>,
         lines: &Receiver<Input>,
         out: &'scope Out<'_, W>,
         scope: &'scope Scope<'scope, '_>,
-    ) -> io::Result<()>
-    where
-        'e: 'scope,
-    {
-        let mut running: Option<Running<'scope, 'e>> = None;
+    ) -> io::Result<()> {
         loop {
             let input = match self.next_event(lines) {
                 Next::Input(input) => input,
                 Next::Deadline => {
-                    self.stop_search();
+                    search.stop();
                     self.deadline = None;
                     continue;
                 }
                 Next::End => {
-                    self.stop_search();
-                    return self.join(&mut running);
+                    search.stop();
+                    return self.join(&mut search);
                 }
             };
             let (word, command) = match read_command(input) {
@@ -145,16 +134,16 @@ impl<'e> Session<'e, '_> {
                     continue;
                 }
             };
-            let searching = running.as_ref().is_some_and(|r| !r.is_finished());
+            let searching = search.searching();
             match command {
                 Command::Ping => send(out, &Line::new("pong"))?,
                 Command::Stop => {
-                    self.stop_search();
-                    self.join(&mut running)?;
+                    search.stop();
+                    self.join(&mut search)?;
                 }
                 Command::Quit => {
-                    self.stop_search();
-                    return self.join(&mut running);
+                    search.stop();
+                    return self.join(&mut search);
                 }
                 Command::PonderHit => self.ponder_hit(searching),
                 _ if searching => send(
@@ -165,12 +154,12 @@ impl<'e> Session<'e, '_> {
                     )),
                 )?,
                 Command::Go(mode) => {
-                    self.join(&mut running)?;
-                    running = self.start(mode, out, scope)?;
+                    self.join(&mut search)?;
+                    self.start(mode, &mut search, out, scope)?;
                 }
                 command => {
-                    self.join(&mut running)?;
-                    self.respond(command, out)?;
+                    self.join(&mut search)?;
+                    self.respond(command, search.engine()?, out)?;
                 }
             }
         }
@@ -188,7 +177,12 @@ impl<'e> Session<'e, '_> {
     }
 
     /// Answers the commands that do not search.
-    fn respond<W: Write>(&mut self, command: Command, out: &Out<'_, W>) -> io::Result<()> {
+    fn respond<W: Write>(
+        &mut self,
+        command: Command,
+        engine: &mut dyn Engine,
+        out: &Out<'_, W>,
+    ) -> io::Result<()> {
         match command {
             Command::Hub => {
                 send(out, &self.identity.line())?;
@@ -216,11 +210,7 @@ impl<'e> Session<'e, '_> {
                 }
             }
             Command::Level(level) => self.level = self.level.merged(level),
-            Command::NewGame => {
-                if let Some(engine) = self.engine.as_deref_mut() {
-                    engine.new_game();
-                }
-            }
+            Command::NewGame => engine.new_game(),
             // Handled by the command loop.
             Command::Go(_) | Command::PonderHit | Command::Stop | Command::Ping | Command::Quit => {
             }
@@ -229,15 +219,13 @@ impl<'e> Session<'e, '_> {
     }
 
     /// Starts the search `go` asks for; the level is used up.
-    fn start<'scope, W: Write + Send>(
+    fn start<'scope, 'e: 'scope, W: Write + Send>(
         &mut self,
         mode: Mode,
+        search: &mut SearchThread<'scope, 'e>,
         out: &'scope Out<'_, W>,
         scope: &'scope Scope<'scope, '_>,
-    ) -> io::Result<Option<Running<'scope, 'e>>>
-    where
-        'e: 'scope,
-    {
+    ) -> io::Result<()> {
         let level = std::mem::take(&mut self.level);
         let Some(game) = self.game.clone() else {
             send(
@@ -245,12 +233,12 @@ impl<'e> Session<'e, '_> {
                 &error_line("go: no position to search (the last pos was refused)"),
             )?;
             send(out, &done_line(None, None, &[]))?;
-            return Ok(None);
+            return Ok(());
         };
         if game.legal_moves().is_empty() {
             send(out, &error_line("go: the side to move has no legal move"))?;
             send(out, &done_line(None, None, &[]))?;
-            return Ok(None);
+            return Ok(());
         }
         let side = game.side_to_move();
         let mut limits = match mode {
@@ -259,7 +247,7 @@ impl<'e> Session<'e, '_> {
             Mode::Analyze => level.limits(side, self.params.overhead),
             Mode::Ponder => level.ponder_limits(),
         };
-        if limits.infinite && self.stop.is_none() {
+        if limits.infinite && !search.can_stop() {
             send(
                 out,
                 &error_line("this engine cannot be stopped: searching with its default limits"),
@@ -268,14 +256,9 @@ impl<'e> Session<'e, '_> {
         }
         self.ponder = (mode == Mode::Ponder).then_some(PonderClock { level, side });
         self.deadline = None;
-        if let Some(stop) = &self.stop {
-            stop.reset();
-        }
-        let engine = self.engine.take().expect("the engine is back after join");
-        Ok(Some(scope.spawn(move || {
-            let result = search_and_answer(&mut *engine, &game, &limits, out);
-            (engine, result)
-        })))
+        search.start(scope, move |engine| {
+            search_and_answer(engine, &game, &limits, out)
+        })
     }
 
     /// `ponder-hit`: the clock of the level given with `go ponder` starts
@@ -290,26 +273,12 @@ impl<'e> Session<'e, '_> {
         }
     }
 
-    fn stop_search(&self) {
-        if let Some(stop) = &self.stop {
-            stop.stop();
-        }
-    }
-
-    /// Waits for the running search, if any, and takes the engine back.
-    fn join(&mut self, running: &mut Option<Running<'_, 'e>>) -> io::Result<()> {
+    /// Waits for the running search, if any: its ponder clock and
+    /// deadline end with it.
+    fn join<'s, 'e: 's>(&mut self, search: &mut SearchThread<'s, 'e>) -> io::Result<()> {
         self.deadline = None;
         self.ponder = None;
-        let Some(handle) = running.take() else {
-            return Ok(());
-        };
-        match handle.join() {
-            Ok((engine, result)) => {
-                self.engine = Some(engine);
-                result
-            }
-            Err(_) => Err(io::Error::other("the search thread panicked")),
-        }
+        search.join()
     }
 }
 

@@ -7,12 +7,13 @@
 
 mod command;
 mod reply;
+mod search_thread;
 mod server;
 
 pub use command::{Command, StartPosition};
 pub use reply::{Info, Reply};
-pub use server::{EngineServer, Flow, serve};
-pub(crate) use server::{Input, spawn_line_reader};
+pub(crate) use search_thread::{Input, SearchThread, spawn_line_reader};
+pub use server::serve;
 
 use std::fmt;
 
