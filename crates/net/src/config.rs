@@ -2,6 +2,7 @@
 
 use crate::error::NetError;
 use serde::{Deserialize, Serialize};
+use shashki_search::ranges::{self, KeyRange};
 
 /// Architecture of the policy/value network. Every field has a default, so a
 /// config file names only what it changes; unknown fields are rejected.
@@ -83,6 +84,17 @@ impl Default for NetConfig {
     }
 }
 
+/// The range of every size, both ends included, stated once
+/// ([`NetConfig::validate`] and a run config's `[net]` use it).
+pub const NET_RANGES: &[KeyRange] = &[
+    ("blocks", 0.0, 256.0),
+    ("channels", 1.0, 4096.0),
+    ("global_pool_every", 0.0, 256.0),
+    ("policy_channels", 1.0, 4096.0),
+    ("value_channels", 1.0, 4096.0),
+    ("value_hidden", 1.0, 4096.0),
+];
+
 impl NetConfig {
     /// A tiny net for tests: 2 blocks x 16 channels.
     pub fn tiny() -> NetConfig {
@@ -114,7 +126,7 @@ impl NetConfig {
         if self.jump_taps { 9 } else { 5 }
     }
 
-    /// Checks that every size is usable.
+    /// Checks that every size is usable ([`NET_RANGES`]).
     pub fn validate(&self) -> Result<(), NetError> {
         if self.jump_taps && self.kind != NetKind::Diag32 {
             return Err(NetError::Config(format!(
@@ -122,28 +134,10 @@ impl NetConfig {
                 self.kind.name()
             )));
         }
-        let positive = [
-            ("channels", self.channels),
-            ("policy_channels", self.policy_channels),
-            ("value_channels", self.value_channels),
-            ("value_hidden", self.value_hidden),
-        ];
-        for (name, value) in positive {
-            if value == 0 {
-                return Err(NetError::Config(format!("{name} must be at least 1")));
-            }
-            if value > 4096 {
-                return Err(NetError::Config(format!(
-                    "{name} = {value} is beyond the supported 4096"
-                )));
-            }
-        }
-        if self.blocks > 256 {
-            return Err(NetError::Config(format!(
-                "blocks = {} is beyond the supported 256",
-                self.blocks
-            )));
-        }
+        let values = shashki_search::range_fields!(self;
+            blocks, channels, global_pool_every, policy_channels, value_channels, value_hidden,
+        );
+        ranges::check(NET_RANGES, &values).map_err(|e| NetError::Config(e.to_string()))?;
         Ok(())
     }
 

@@ -30,6 +30,7 @@ pub mod mcts;
 pub mod mcts_driver;
 pub mod mcts_engine;
 pub mod protocol;
+pub mod ranges;
 pub mod tablebase;
 
 pub use alphabeta::{AbConfig, AbResult, AlphaBeta};

@@ -1,6 +1,7 @@
 //! Self-play settings (the `[selfplay]` section of a run config).
 
 use serde::{Deserialize, Serialize};
+use shashki_search::ranges::{self, KeyRange};
 
 /// Games in flight per worker thread of alpha-beta self-play when
 /// `games_in_flight = 0`: a wave ends with its longest game, so a worker
@@ -109,35 +110,38 @@ impl Default for SelfPlayConfig {
     }
 }
 
+/// The range of every numeric key, both ends included, stated once
+/// ([`SelfPlayConfig::validate`] and a run config's `[selfplay]` use it).
+/// Zero where it cannot work and absurd sizes are refused.
+pub const SELFPLAY_RANGES: &[KeyRange] = &[
+    ("threads", 0.0, 1024.0),
+    ("games_in_flight", 0.0, 1e6),
+    ("batch_size", 1.0, 65536.0),
+    ("cache_entries", 0.0, 1e9),
+    ("games_per_generation", 1.0, 1e8),
+    ("games_per_chunk", 1.0, 1e6),
+    ("temperature_start", 0.0, 100.0),
+    ("temperature_end", 0.0, 100.0),
+    ("temperature_plies", 0.0, 10_000.0),
+    ("random_opening_plies", 0.0, 1000.0),
+    ("resign_threshold", -10.0, 1.0),
+    ("resign_consecutive", 1.0, 1000.0),
+    ("resign_playthrough", 0.0, 1.0),
+    ("max_plies", 1.0, 100_000.0),
+    ("tablebase_pieces", 2.0, 5.0),
+];
+
 impl SelfPlayConfig {
-    /// Checks ranges; the error names the key.
+    /// Checks every value against [`SELFPLAY_RANGES`]; the error names
+    /// the section and the key.
     pub fn validate(&self) -> Result<(), String> {
-        let bad = |key: &str, why: &str| Err(format!("[selfplay] {key}: {why}"));
-        if self.batch_size == 0 {
-            return bad("batch_size", "must be at least 1");
-        }
-        if self.games_per_chunk == 0 {
-            return bad("games_per_chunk", "must be at least 1");
-        }
-        if !(self.temperature_start.is_finite() && self.temperature_start >= 0.0) {
-            return bad("temperature_start", "must be finite and >= 0");
-        }
-        if !(self.temperature_end.is_finite() && self.temperature_end >= 0.0) {
-            return bad("temperature_end", "must be finite and >= 0");
-        }
-        if !(0.0..=1.0).contains(&self.resign_playthrough) {
-            return bad("resign_playthrough", "must be in [0, 1]");
-        }
-        if !self.resign_threshold.is_finite() {
-            return bad("resign_threshold", "must be finite");
-        }
-        if self.max_plies == 0 {
-            return bad("max_plies", "must be at least 1");
-        }
-        if !(2..=5).contains(&self.tablebase_pieces) {
-            return bad("tablebase_pieces", "must be in 2..=5");
-        }
-        Ok(())
+        let values = shashki_search::range_fields!(self;
+            threads, games_in_flight, batch_size, cache_entries, games_per_generation,
+            games_per_chunk, temperature_start, temperature_end, temperature_plies,
+            random_opening_plies, resign_threshold, resign_consecutive, resign_playthrough,
+            max_plies, tablebase_pieces,
+        );
+        ranges::check(SELFPLAY_RANGES, &values).map_err(|e| format!("[selfplay] {e}"))
     }
 
     /// Worker threads on this machine: `threads`, or one per core when 0.

@@ -16,8 +16,11 @@
 use serde::{Deserialize, Serialize};
 use shashki_net::InferenceKernels;
 use shashki_rules::DrawRules;
-use shashki_search::mcts::SearchConfig;
+use shashki_net::config::NET_RANGES;
+use shashki_search::mcts::{SEARCH_RANGES, SearchConfig};
+use shashki_search::ranges::{self, KeyRange};
 use shashki_selfplay::SelfPlayConfig;
+use shashki_selfplay::config::SELFPLAY_RANGES;
 use std::path::{Path, PathBuf};
 
 pub use shashki_net::NetConfig;
@@ -507,43 +510,8 @@ impl RunConfig {
                 t.batch_size, t.window
             ));
         }
-        self.search
-            .validate()
-            .map_err(|e| format!("[search] {e}"))?;
-        self.selfplay.validate()?;
+        // Cross-field only: every single key's range was checked above.
         self.net.validate().map_err(|e| format!("[net] {e}"))?;
-        let t = &self.train;
-        let bad = |key: &str, why: &str| Err(format!("[train] {key}: {why}"));
-        if t.batch_size == 0 {
-            return bad("batch_size", "must be at least 1");
-        }
-        if !(t.learning_rate.is_finite() && t.learning_rate > 0.0) {
-            return bad("learning_rate", "must be finite and > 0");
-        }
-        if !(0.0..1.0).contains(&t.momentum) {
-            return bad("momentum", "must be in [0, 1)");
-        }
-        if !(t.weight_decay.is_finite() && t.weight_decay >= 0.0) {
-            return bad("weight_decay", "must be finite and >= 0");
-        }
-        if !(t.lr_decay_factor.is_finite() && t.lr_decay_factor > 0.0) {
-            return bad("lr_decay_factor", "must be finite and > 0");
-        }
-        if !(t.grad_clip_norm.is_finite() && t.grad_clip_norm >= 0.0) {
-            return bad("grad_clip_norm", "must be finite and >= 0 (0 = off)");
-        }
-        if t.window == 0 {
-            return bad("window", "must be at least 1");
-        }
-        if !(t.max_reuse.is_finite() && t.max_reuse > 0.0) {
-            return bad("max_reuse", "must be finite and > 0");
-        }
-        if t.checkpoint_every_steps == 0 {
-            return bad("checkpoint_every_steps", "must be at least 1");
-        }
-        if t.keep_checkpoints == 0 {
-            return bad("keep_checkpoints", "must be at least 1");
-        }
         let g = &self.gating;
         if g.enabled && self.run.mode == RunMode::Concurrent {
             return Err("[gating] enabled = true: not available with [run] mode = \"concurrent\" \
@@ -551,79 +519,28 @@ impl RunConfig {
                         or rate the checkpoints afterwards with `shashki rate`"
                 .into());
         }
-        if g.every_generations == 0 {
-            return Err("[gating] every_generations: must be at least 1".into());
-        }
-        if !(0.0 < g.alpha && g.alpha < 0.5 && 0.0 < g.beta && g.beta < 0.5) {
-            return Err("[gating] alpha, beta: must be in (0, 0.5)".into());
-        }
         if g.elo1 <= g.elo0 {
             return Err("[gating] elo1: must be greater than elo0".into());
         }
-        if g.max_games < g.min_games.max(2) {
-            return Err("[gating] max_games: must be at least min_games and 2".into());
-        }
-        if g.games == 0 || !(0.0..=1.0).contains(&g.threshold) {
-            return Err(
-                "[gating] games, threshold: need games >= 1 and threshold in [0, 1]".into(),
-            );
-        }
-        if g.simulations == 0 {
-            return Err("[gating] simulations: must be at least 1".into());
+        if g.max_games < g.min_games {
+            return Err("[gating] max_games: must be at least min_games".into());
         }
         self.nnue_architecture()?;
         Ok(())
     }
 }
 
-/// The range every numeric key must lie in, as `(section.key, min, max)`,
-/// both ends included. Zero or a negative number where it cannot work
-/// (`games_per_generation = 0` would spin through empty generations) and
-/// absurd sizes are refused before a run starts. Every numeric key has an
-/// entry; a test keeps it so.
-pub const KEY_RANGES: &[(&str, f64, f64)] = &[
+/// The range every numeric key of the sections this crate owns must lie
+/// in, as `(section.key, min, max)`, both ends included; `[search]`,
+/// `[selfplay]` and `[net]` take theirs from the tables of their crates
+/// ([`key_ranges`] has them all). Zero or a negative number where it
+/// cannot work and absurd sizes are refused before a run starts. Every
+/// numeric key has a range; a test keeps it so.
+const RUN_RANGES: &[KeyRange] = &[
     ("run.seed", 0.0, I64_MAX),
     ("run.generations", 0.0, 1e9),
     ("run.log_every_steps", 1.0, 1e9),
     ("run.learner_threads", 0.0, 1024.0),
-    ("net.blocks", 1.0, 256.0),
-    ("net.channels", 1.0, 4096.0),
-    ("net.global_pool_every", 0.0, 256.0),
-    ("net.policy_channels", 1.0, 4096.0),
-    ("net.value_channels", 1.0, 4096.0),
-    ("net.value_hidden", 1.0, 4096.0),
-    ("search.full_simulations", 1.0, 1e7),
-    ("search.fast_simulations", 1.0, 1e7),
-    ("search.full_search_fraction", 0.0, 1.0),
-    ("search.leaves_per_batch", 1.0, 4096.0),
-    ("search.c_init", 0.0, 100.0),
-    ("search.c_base", 1.0, 1e9),
-    ("search.fpu_reduction", 0.0, 10.0),
-    ("search.root_fpu_reduction", 0.0, 10.0),
-    ("search.dirichlet_alpha", 1e-6, 100.0),
-    ("search.dirichlet_fraction", 0.0, 1.0),
-    ("search.virtual_loss", 0.0, 100.0),
-    ("search.temperature", 0.0, 100.0),
-    ("search.gumbel_max_considered", 1.0, 1024.0),
-    ("search.gumbel_scale", 0.0, 100.0),
-    ("search.c_visit", 0.0, 1e6),
-    ("search.c_scale", 0.0, 1e3),
-    ("search.max_tree_nodes", 16.0, 1e9),
-    ("selfplay.threads", 0.0, 1024.0),
-    ("selfplay.games_in_flight", 0.0, 1e6),
-    ("selfplay.batch_size", 1.0, 65536.0),
-    ("selfplay.cache_entries", 0.0, 1e9),
-    ("selfplay.games_per_generation", 1.0, 1e8),
-    ("selfplay.games_per_chunk", 1.0, 1e6),
-    ("selfplay.temperature_start", 0.0, 100.0),
-    ("selfplay.temperature_end", 0.0, 100.0),
-    ("selfplay.temperature_plies", 0.0, 10_000.0),
-    ("selfplay.random_opening_plies", 0.0, 1000.0),
-    ("selfplay.resign_threshold", -10.0, 1.0),
-    ("selfplay.resign_consecutive", 1.0, 1000.0),
-    ("selfplay.resign_playthrough", 0.0, 1.0),
-    ("selfplay.max_plies", 1.0, 100_000.0),
-    ("selfplay.tablebase_pieces", 2.0, 5.0),
     ("train.batch_size", 1.0, 65536.0),
     ("train.steps_per_generation", 1.0, 1e8),
     ("train.learning_rate", 1e-9, 10.0),
@@ -677,6 +594,35 @@ pub const KEY_RANGES: &[(&str, f64, f64)] = &[
     ("nnue.wdl_filter_min_samples", 0.0, 1e12),
 ];
 
+/// The sections whose ranges their own crates state.
+const SECTION_RANGES: [(&str, &[KeyRange]); 3] = [
+    ("search", SEARCH_RANGES),
+    ("selfplay", SELFPLAY_RANGES),
+    ("net", NET_RANGES),
+];
+
+/// The range of every numeric key of a run config, as `(section.key, min, max)`.
+pub fn key_ranges() -> Vec<(String, f64, f64)> {
+    let sections = SECTION_RANGES.iter().flat_map(|(section, table)| {
+        table
+            .iter()
+            .map(move |(key, min, max)| (format!("{section}.{key}"), *min, *max))
+    });
+    let own = RUN_RANGES
+        .iter()
+        .map(|(key, min, max)| (key.to_string(), *min, *max));
+    sections.chain(own).collect()
+}
+
+/// The range of the key `section.key`, if it has one.
+pub fn key_range(path: &str) -> Option<(f64, f64)> {
+    let (section, key) = path.split_once('.')?;
+    match SECTION_RANGES.iter().find(|(s, _)| *s == section) {
+        Some((_, table)) => ranges::find(table, key),
+        None => ranges::find(RUN_RANGES, path),
+    }
+}
+
 /// The largest integer TOML holds.
 const I64_MAX: f64 = i64::MAX as f64;
 
@@ -706,31 +652,23 @@ pub fn numeric_keys(value: &toml::Value) -> Vec<(String, f64)> {
     out
 }
 
-/// A number as a config file would show it.
-fn show_number(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{x}")
-    }
-}
 
 impl RunConfig {
-    /// Checks every numeric key against [`KEY_RANGES`]; the message names
-    /// the section, the key, the value and the allowed range.
+    /// Checks every numeric key against its range ([`key_range`]); the
+    /// message names the section, the key, the value and the allowed range.
     fn check_ranges(&self) -> Result<(), String> {
         let value = toml::Value::try_from(self).map_err(|e| format!("config: {e}"))?;
         for (path, x) in numeric_keys(&value) {
-            let Some(&(_, min, max)) = KEY_RANGES.iter().find(|(key, _, _)| *key == path) else {
+            let Some((min, max)) = key_range(&path) else {
                 continue;
             };
             if !(min..=max).contains(&x) {
                 let (section, key) = path.split_once('.').unwrap_or(("", &path));
                 return Err(format!(
                     "[{section}] {key} = {}: must be in {} ..= {}",
-                    show_number(x),
-                    show_number(min),
-                    show_number(max)
+                    ranges::show_number(x),
+                    ranges::show_number(min),
+                    ranges::show_number(max)
                 ));
             }
         }
@@ -906,20 +844,19 @@ mod range_tests {
         let keys = numeric_keys(&value);
         assert!(keys.len() > 60, "{keys:?}");
         for (path, x) in keys {
-            let range = KEY_RANGES.iter().find(|(k, _, _)| *k == path);
-            let (_, min, max) = range.unwrap_or_else(|| {
-                panic!("numeric key {path} has no entry in KEY_RANGES: give it its range")
-            });
-            assert!((*min..=*max).contains(&x), "default {path} = {x}");
+            let (min, max) = key_range(&path)
+                .unwrap_or_else(|| panic!("numeric key {path} has no range: give it one"));
+            assert!((min..=max).contains(&x), "default {path} = {x}");
         }
-        for (key, min, max) in KEY_RANGES {
+        for (key, min, max) in key_ranges() {
             assert!(min <= max, "{key}");
         }
     }
 
     #[test]
     fn zero_minus_one_and_absurd_values_are_refused_naming_key_value_and_range() {
-        for &(path, min, max) in KEY_RANGES {
+        for (path, min, max) in key_ranges() {
+            let path = path.as_str();
             let key = path.split_once('.').unwrap().1;
             let is_int = matches!(default_value(path), toml::Value::Integer(_));
             let absurd = if max >= 1e18 {
@@ -954,10 +891,10 @@ mod range_tests {
                         {
                             // (An f32 key shows its value as stored.)
                             assert!(
-                                message.contains(&show_number(min))
-                                    && message.contains(&show_number(max))
+                                message.contains(&ranges::show_number(min))
+                                    && message.contains(&ranges::show_number(max))
                                     && message.contains(&format!("{key} = "))
-                                    && (!is_int || message.contains(&show_number(x))),
+                                    && (!is_int || message.contains(&ranges::show_number(x))),
                                 "{path} = {text}: {message}"
                             );
                         }
@@ -973,7 +910,8 @@ mod range_tests {
             ("selfplay", "games_per_generation"),
             ("draw_rules", "max_plies"),
             ("train", "steps_per_generation"),
-            ("net", "blocks"),
+            // (`net.blocks = 0` is a working net, stem and heads: allowed.)
+            ("net", "channels"),
         ] {
             let text = format!("[{section}]\n{key} = 0\n");
             let err = RunConfig::from_toml(&text, Path::new("x.toml"))

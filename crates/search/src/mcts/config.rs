@@ -1,5 +1,6 @@
 //! Every knob of the tree search, with defaults that work out of the box.
 
+use crate::ranges::{self, KeyRange, OutOfRange};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -129,15 +130,8 @@ impl Default for SearchConfig {
 
 /// A configuration value outside its range.
 #[derive(Debug, Clone, PartialEq, Error)]
-#[error("search config: `{field}` = {value} is invalid: {reason}")]
-pub struct ConfigError {
-    /// The offending key.
-    pub field: &'static str,
-    /// Its value, as text.
-    pub value: String,
-    /// What it must be.
-    pub reason: &'static str,
-}
+#[error("search config: {0}")]
+pub struct ConfigError(#[from] pub OutOfRange);
 
 impl SearchConfig {
     /// A configuration for the given algorithm with every other knob default.
@@ -157,130 +151,40 @@ impl SearchConfig {
         self
     }
 
-    /// Checks every value; the error names the key.
+    /// Checks every value against [`SEARCH_RANGES`]; the error names the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        fn check(
-            ok: bool,
-            field: &'static str,
-            value: impl ToString,
-            reason: &'static str,
-        ) -> Result<(), ConfigError> {
-            if ok {
-                Ok(())
-            } else {
-                Err(ConfigError {
-                    field,
-                    value: value.to_string(),
-                    reason,
-                })
-            }
-        }
-        let finite_nonneg = |x: f32| x.is_finite() && x >= 0.0;
-        check(
-            self.full_simulations >= 1,
-            "full_simulations",
-            self.full_simulations,
-            "must be at least 1",
-        )?;
-        check(
-            self.fast_simulations >= 1,
-            "fast_simulations",
-            self.fast_simulations,
-            "must be at least 1",
-        )?;
-        check(
-            (0.0..=1.0).contains(&self.full_search_fraction),
-            "full_search_fraction",
-            self.full_search_fraction,
-            "must be in [0, 1]",
-        )?;
-        check(
-            self.leaves_per_batch >= 1,
-            "leaves_per_batch",
-            self.leaves_per_batch,
-            "must be at least 1",
-        )?;
-        check(
-            finite_nonneg(self.c_init),
-            "c_init",
-            self.c_init,
-            "must be finite and >= 0",
-        )?;
-        check(
-            self.c_base.is_finite() && self.c_base > 0.0,
-            "c_base",
-            self.c_base,
-            "must be finite and > 0",
-        )?;
-        check(
-            finite_nonneg(self.fpu_reduction),
-            "fpu_reduction",
-            self.fpu_reduction,
-            "must be finite and >= 0",
-        )?;
-        check(
-            finite_nonneg(self.root_fpu_reduction),
-            "root_fpu_reduction",
-            self.root_fpu_reduction,
-            "must be finite and >= 0",
-        )?;
-        check(
-            self.dirichlet_alpha.is_finite() && self.dirichlet_alpha > 0.0,
-            "dirichlet_alpha",
-            self.dirichlet_alpha,
-            "must be finite and > 0",
-        )?;
-        check(
-            (0.0..=1.0).contains(&self.dirichlet_fraction),
-            "dirichlet_fraction",
-            self.dirichlet_fraction,
-            "must be in [0, 1]",
-        )?;
-        check(
-            finite_nonneg(self.virtual_loss),
-            "virtual_loss",
-            self.virtual_loss,
-            "must be finite and >= 0",
-        )?;
-        check(
-            finite_nonneg(self.temperature),
-            "temperature",
-            self.temperature,
-            "must be finite and >= 0",
-        )?;
-        check(
-            self.gumbel_max_considered >= 1,
-            "gumbel_max_considered",
-            self.gumbel_max_considered,
-            "must be at least 1",
-        )?;
-        check(
-            finite_nonneg(self.gumbel_scale),
-            "gumbel_scale",
-            self.gumbel_scale,
-            "must be finite and >= 0",
-        )?;
-        check(
-            finite_nonneg(self.c_visit),
-            "c_visit",
-            self.c_visit,
-            "must be finite and >= 0",
-        )?;
-        check(
-            finite_nonneg(self.c_scale),
-            "c_scale",
-            self.c_scale,
-            "must be finite and >= 0",
-        )?;
-        check(
-            self.max_tree_nodes >= 2,
-            "max_tree_nodes",
-            self.max_tree_nodes,
-            "must be at least 2",
-        )?;
-        Ok(())
+        let values = crate::range_fields!(self;
+            full_simulations, fast_simulations, full_search_fraction, leaves_per_batch,
+            c_init, c_base, fpu_reduction, root_fpu_reduction, dirichlet_alpha,
+            dirichlet_fraction, virtual_loss, temperature, gumbel_max_considered,
+            gumbel_scale, c_visit, c_scale, max_tree_nodes,
+        );
+        Ok(ranges::check(SEARCH_RANGES, &values)?)
     }
 }
+
+/// The range of every numeric key, both ends included: the search's limits,
+/// stated once ([`SearchConfig::validate`] and a run config's `[search]`
+/// are checked against it).
+pub const SEARCH_RANGES: &[KeyRange] = &[
+    ("full_simulations", 1.0, 1e7),
+    ("fast_simulations", 1.0, 1e7),
+    ("full_search_fraction", 0.0, 1.0),
+    ("leaves_per_batch", 1.0, 4096.0),
+    ("c_init", 0.0, 100.0),
+    ("c_base", 1.0, 1e9),
+    ("fpu_reduction", 0.0, 10.0),
+    ("root_fpu_reduction", 0.0, 10.0),
+    ("dirichlet_alpha", 1e-6, 100.0),
+    ("dirichlet_fraction", 0.0, 1.0),
+    ("virtual_loss", 0.0, 100.0),
+    ("temperature", 0.0, 100.0),
+    ("gumbel_max_considered", 1.0, 1024.0),
+    ("gumbel_scale", 0.0, 100.0),
+    ("c_visit", 0.0, 1e6),
+    ("c_scale", 0.0, 1e3),
+    ("max_tree_nodes", 16.0, 1e9),
+];
 
 #[cfg(test)]
 mod tests {
@@ -302,17 +206,17 @@ mod tests {
             ..SearchConfig::default()
         };
         let err = config.validate().unwrap_err();
-        assert_eq!(err.field, "dirichlet_fraction");
+        assert_eq!(err.0.key, "dirichlet_fraction");
         let config = SearchConfig {
             full_simulations: 0,
             ..SearchConfig::default()
         };
-        assert_eq!(config.validate().unwrap_err().field, "full_simulations");
+        assert_eq!(config.validate().unwrap_err().0.key, "full_simulations");
         let config = SearchConfig {
             c_base: f32::NAN,
             ..SearchConfig::default()
         };
-        assert_eq!(config.validate().unwrap_err().field, "c_base");
+        assert_eq!(config.validate().unwrap_err().0.key, "c_base");
     }
 
     #[test]

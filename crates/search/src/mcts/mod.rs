@@ -43,7 +43,7 @@ mod search;
 pub mod seq_halving;
 pub mod tree;
 
-pub use config::{Algorithm, ConfigError, SearchConfig};
+pub use config::{Algorithm, ConfigError, SEARCH_RANGES, SearchConfig};
 pub use counters::SearchCounters;
 pub use error::SearchError;
 pub use leaf::LeafRequest;
