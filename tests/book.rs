@@ -65,6 +65,18 @@ fn distinct(positions: &[Position]) -> usize {
     keys.len()
 }
 
+/// `book select` of `pool` in `band` and `part` into `out`.
+fn select_args<'a>(pool: &'a Path, band: &'a str, part: &'a str, out: &'a Path) -> [&'a str; 10] {
+    [
+        "book", "select", "--pool", s(pool), "--band", band, "--part", part, "--out", s(out),
+    ]
+}
+
+/// Runs `book select`, which must succeed.
+fn select(pool: &Path, band: &str, part: &str, out: &Path) -> String {
+    ok(&select_args(pool, band, part, out))
+}
+
 #[test]
 fn a_book_is_scored_cut_by_band_and_part_and_played() {
     let dir = temp_dir("make");
@@ -112,18 +124,7 @@ fn a_book_is_scored_cut_by_band_and_part_and_played() {
 
     // The whole pool as one book: every deep score, each position once.
     let all = dir.join("all.txt");
-    ok(&[
-        "book",
-        "select",
-        "--pool",
-        s(&pool),
-        "--band",
-        "0..=10000",
-        "--part",
-        "all",
-        "--out",
-        s(&all),
-    ]);
+    select(&pool, "0..=10000", "all", &all);
     let positions = book_positions(&all);
     assert_eq!(positions.len(), deep.len());
     assert_eq!(distinct(&positions), positions.len());
@@ -136,30 +137,8 @@ fn a_book_is_scored_cut_by_band_and_part_and_played() {
 
     // The held-out parts split the pool and share no position.
     let (test, train) = (dir.join("test.txt"), dir.join("train.txt"));
-    ok(&[
-        "book",
-        "select",
-        "--pool",
-        s(&pool),
-        "--band",
-        "0..=10000",
-        "--part",
-        "test",
-        "--out",
-        s(&test),
-    ]);
-    ok(&[
-        "book",
-        "select",
-        "--pool",
-        s(&pool),
-        "--band",
-        "0..=10000",
-        "--part",
-        "train",
-        "--out",
-        s(&train),
-    ]);
+    select(&pool, "0..=10000", "test", &test);
+    select(&pool, "0..=10000", "train", &train);
     let (a, b) = (book_positions(&test), book_positions(&train));
     assert_eq!(a.len() + b.len(), positions.len());
     let a_keys: HashSet<_> = a.iter().map(shashki_arena::book::book_key).collect();
@@ -170,18 +149,7 @@ fn a_book_is_scored_cut_by_band_and_part_and_played() {
 
     // A band keeps only its scores.
     let band = dir.join("band.txt");
-    let out = shashki(&[
-        "book",
-        "select",
-        "--pool",
-        s(&pool),
-        "--band",
-        "20..=10000",
-        "--part",
-        "all",
-        "--out",
-        s(&band),
-    ]);
+    let out = shashki(&select_args(&pool, "20..=10000", "all", &band));
     let in_band = deep
         .iter()
         .filter(|r| r["white_cp"].as_i64().unwrap().abs() >= 20)

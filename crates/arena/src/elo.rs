@@ -114,7 +114,44 @@ pub fn fit(players: usize, results: &[PairResults], opts: &FitOptions) -> Result
             "prior_draws must be >= 0 and the anchor Elo finite".into(),
         ));
     }
-    // Aggregate per unordered pair.
+    let links = links(players, results, opts.prior_draws)?;
+    check_connected(players, &links, opts.anchor)?;
+
+    // Free parameters: every player but the anchor.
+    let index: Vec<Option<usize>> = (0..players)
+        .map(|p| match p.cmp(&opts.anchor) {
+            std::cmp::Ordering::Less => Some(p),
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(p - 1),
+        })
+        .collect();
+    let free = players - 1;
+    let (x, iterations) = maximize_likelihood(&links, &index, free)?;
+
+    let (_, info) = gradient_and_information(&links, &x, &index, free);
+    let inverse = invert(&info, free).ok_or(EloError::Diverged)?;
+    let dispersion = dispersion(players, results, &x, free);
+    let elo: Vec<f64> = x
+        .iter()
+        .map(|v| v / NATURAL_PER_ELO + opts.anchor_elo)
+        .collect();
+    let ci95 = (0..players)
+        .map(|p| match index[p] {
+            None => 0.0,
+            Some(k) => Z95 * (dispersion * inverse[k * free + k]).max(0.0).sqrt() / NATURAL_PER_ELO,
+        })
+        .collect();
+    Ok(EloFit {
+        elo,
+        ci95,
+        dispersion,
+        iterations,
+    })
+}
+
+/// The results summed per unordered pair that played, each with
+/// `prior_draws` virtual draws added.
+fn links(players: usize, results: &[PairResults], prior_draws: f64) -> Result<Vec<Link>, EloError> {
     let mut table = vec![(0.0f64, 0.0f64); players * players];
     for r in results {
         if r.a >= players || r.b >= players || r.a == r.b {
@@ -140,81 +177,61 @@ pub fn fit(players: usize, results: &[PairResults], opts: &FitOptions) -> Result
                 links.push(Link {
                     i,
                     j,
-                    games: games + opts.prior_draws,
-                    points_i: points + opts.prior_draws / 2.0,
+                    games: games + prior_draws,
+                    points_i: points + prior_draws / 2.0,
                 });
             }
         }
     }
-    check_connected(players, &links, opts.anchor)?;
+    Ok(links)
+}
 
-    // Free parameters: every player but the anchor.
-    let index: Vec<Option<usize>> = (0..players)
-        .map(|p| match p.cmp(&opts.anchor) {
-            std::cmp::Ordering::Less => Some(p),
-            std::cmp::Ordering::Equal => None,
-            std::cmp::Ordering::Greater => Some(p - 1),
-        })
-        .collect();
-    let free = players - 1;
-    let mut x = vec![0.0f64; players];
+/// The ratings (natural units, the anchor at 0) of greatest likelihood, by
+/// Newton iterations with step halving, and how many iterations it took.
+fn maximize_likelihood(
+    links: &[Link],
+    index: &[Option<usize>],
+    free: usize,
+) -> Result<(Vec<f64>, usize), EloError> {
+    let mut x = vec![0.0f64; index.len()];
     let mut iterations = 0;
-    let mut ll = log_likelihood(&links, &x);
-    // Newton iterations; they end by `break` at convergence or by an error.
-    if free > 0 {
+    if free == 0 {
+        return Ok((x, iterations));
+    }
+    let mut ll = log_likelihood(links, &x);
+    // They end by `return` at convergence or by an error.
+    loop {
+        iterations += 1;
+        if iterations > 200 {
+            return Err(EloError::Diverged);
+        }
+        let (grad, info) = gradient_and_information(links, &x, index, free);
+        let step = solve(&info, &grad, free).ok_or(EloError::Diverged)?;
+        // Newton step with halving until the likelihood does not drop.
+        let mut scale = 1.0;
+        let mut next = x.clone();
         loop {
-            iterations += 1;
-            if iterations > 200 {
-                return Err(EloError::Diverged);
-            }
-            let (grad, info) = gradient_and_information(&links, &x, &index, free);
-            let step = solve(&info, &grad, free).ok_or(EloError::Diverged)?;
-            // Newton step with halving until the likelihood does not drop.
-            let mut scale = 1.0;
-            let mut next = x.clone();
-            loop {
-                for p in 0..players {
-                    if let Some(k) = index[p] {
-                        next[p] = x[p] + scale * step[k];
-                    }
+            for (p, k) in index.iter().enumerate() {
+                if let Some(k) = k {
+                    next[p] = x[p] + scale * step[*k];
                 }
-                let next_ll = log_likelihood(&links, &next);
-                if next_ll >= ll - 1e-12 || scale < 1e-6 {
-                    ll = next_ll;
-                    break;
-                }
-                scale /= 2.0;
             }
-            let change = step.iter().fold(0.0f64, |m, s| m.max((s * scale).abs()));
-            x = next;
-            if x.iter().any(|v| !v.is_finite() || v.abs() > 50.0) {
-                return Err(EloError::Diverged);
-            }
-            if change < 1e-10 {
+            let next_ll = log_likelihood(links, &next);
+            if next_ll >= ll - 1e-12 || scale < 1e-6 {
+                ll = next_ll;
                 break;
             }
+            scale /= 2.0;
+        }
+        let change = step.iter().fold(0.0f64, |m, s| m.max((s * scale).abs()));
+        x = next;
+        if x.iter().any(|v| !v.is_finite() || v.abs() > 50.0) {
+            return Err(EloError::Diverged);
+        }
+        if change < 1e-10 {
+            return Ok((x, iterations));
         }
     }
-
-    let (_, info) = gradient_and_information(&links, &x, &index, free);
-    let inverse = invert(&info, free).ok_or(EloError::Diverged)?;
-    let dispersion = dispersion(players, results, &x, free);
-    let elo: Vec<f64> = x
-        .iter()
-        .map(|v| v / NATURAL_PER_ELO + opts.anchor_elo)
-        .collect();
-    let ci95 = (0..players)
-        .map(|p| match index[p] {
-            None => 0.0,
-            Some(k) => Z95 * (dispersion * inverse[k * free + k]).max(0.0).sqrt() / NATURAL_PER_ELO,
-        })
-        .collect();
-    Ok(EloFit {
-        elo,
-        ci95,
-        dispersion,
-        iterations,
-    })
 }
 
 /// Errors unless every player is linked to the anchor by a chain of games.

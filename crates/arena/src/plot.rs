@@ -131,9 +131,17 @@ fn draw<DB: DrawingBackend>(
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let (width, height) = root.dim_in_pixel();
     root.fill(&WHITE).map_err(err)?;
-
     let mut pts = points.to_vec();
     pts.sort_by_key(|p| p.steps);
+    let frame = frame_around(&pts, references, width as i32, height as i32);
+    draw_axes(root, &frame, title).map_err(err)?;
+    draw_references(root, &frame, references).map_err(err)?;
+    draw_series(root, &frame, &pts).map_err(err)
+}
+
+/// The plot area of a `width` x `height` picture, its scales covering the
+/// points (sorted by steps), their error bars and the reference lines.
+fn frame_around(pts: &[PlotPoint], references: &[ReferenceLine], width: i32, height: i32) -> Frame {
     let (mut x0, mut x1) = (pts[0].steps as f64, pts[pts.len() - 1].steps as f64);
     if x1 <= x0 {
         x0 -= 1.0;
@@ -160,42 +168,45 @@ fn draw<DB: DrawingBackend>(
         y1 += 10.0;
     }
     let pad_y = (y1 - y0) * 0.06;
-    let frame = Frame {
+    Frame {
         left: 90,
-        right: width as i32 - 190,
+        right: width - 190,
         top: 50,
-        bottom: height as i32 - 70,
+        bottom: height - 70,
         x0: x0 - pad_x,
         x1: x1 + pad_x,
         y0: y0 - pad_y,
         y1: y1 + pad_y,
-    };
+    }
+}
 
+/// Grid, tick labels, the frame and the titles.
+fn draw_axes<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    frame: &Frame,
+    title: &str,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let grid = RGBColor(225, 225, 225);
     let ink = RGBColor(30, 30, 30);
-    // Grid and tick labels.
     for v in ticks(frame.x0, frame.x1, 7) {
         let x = frame.x(v);
-        line(root, (x, frame.top), (x, frame.bottom), grid).map_err(err)?;
+        line(root, (x, frame.top), (x, frame.bottom), grid)?;
         let label = format_steps(v);
         let w = text_width(&label);
-        text(root, &label, x - w / 2, frame.bottom + 10, ink).map_err(err)?;
+        text(root, &label, x - w / 2, frame.bottom + 10, ink)?;
     }
     for v in ticks(frame.y0, frame.y1, 8) {
         let y = frame.y(v);
-        line(root, (frame.left, y), (frame.right, y), grid).map_err(err)?;
+        line(root, (frame.left, y), (frame.right, y), grid)?;
         let label = format!("{v:.0}");
         let w = text_width(&label);
-        text(root, &label, frame.left - 10 - w, y - 7, ink).map_err(err)?;
+        text(root, &label, frame.left - 10 - w, y - 7, ink)?;
     }
-    // Frame.
     root.draw(&Rectangle::new(
         [(frame.left, frame.top), (frame.right, frame.bottom)],
         ink.stroke_width(1),
-    ))
-    .map_err(err)?;
-    // Titles.
-    text(root, title, frame.left, 16, ink).map_err(err)?;
+    ))?;
+    text(root, title, frame.left, 16, ink)?;
     let xlabel = "training steps";
     text(
         root,
@@ -203,14 +214,19 @@ fn draw<DB: DrawingBackend>(
         (frame.left + frame.right) / 2 - text_width(xlabel) / 2,
         frame.bottom + 40,
         ink,
-    )
-    .map_err(err)?;
+    )?;
     // Above the frame, clear of the top tick label.
-    text(root, "Elo", 20, frame.top - 24, ink).map_err(err)?;
+    text(root, "Elo", 20, frame.top - 24, ink)
+}
 
-    // Reference lines, dashed, labelled on the right.
+/// Reference lines, dashed, labelled on the right; the labels are spread
+/// at least one text line apart, top to bottom.
+fn draw_references<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    frame: &Frame,
+    references: &[ReferenceLine],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let reference = RGBColor(200, 90, 40);
-    // Labels are spread at least one text line apart, top to bottom.
     let mut sorted: Vec<&ReferenceLine> = references.iter().collect();
     sorted.sort_by(|a, b| b.elo.total_cmp(&a.elo));
     let mut label_y = i32::MIN;
@@ -219,31 +235,36 @@ fn draw<DB: DrawingBackend>(
         let mut x = frame.left;
         while x < frame.right {
             let end = (x + 8).min(frame.right);
-            line(root, (x, y), (end, y), reference).map_err(err)?;
+            line(root, (x, y), (end, y), reference)?;
             x += 14;
         }
         label_y = (y - 7).max(label_y.saturating_add(18));
         let label = format!("{} {:.0}", r.name, r.elo);
-        text(root, &label, frame.right + 8, label_y, reference).map_err(err)?;
+        text(root, &label, frame.right + 8, label_y, reference)?;
     }
+    Ok(())
+}
 
-    // The rated checkpoints: line, error bars, dots.
+/// The rated checkpoints: line, error bars, dots.
+fn draw_series<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    frame: &Frame,
+    pts: &[PlotPoint],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let series = RGBColor(30, 80, 200);
     let coords: Vec<(i32, i32)> = pts
         .iter()
         .map(|p| (frame.x(p.steps as f64), frame.y(p.elo)))
         .collect();
-    root.draw(&PathElement::new(coords.clone(), series.stroke_width(2)))
-        .map_err(err)?;
+    root.draw(&PathElement::new(coords.clone(), series.stroke_width(2)))?;
     for (p, &(x, y)) in pts.iter().zip(&coords) {
         if p.ci95.is_finite() && p.ci95 > 0.0 {
             let (lo, hi) = (frame.y(p.elo - p.ci95), frame.y(p.elo + p.ci95));
-            line(root, (x, lo), (x, hi), series).map_err(err)?;
-            line(root, (x - 5, lo), (x + 5, lo), series).map_err(err)?;
-            line(root, (x - 5, hi), (x + 5, hi), series).map_err(err)?;
+            line(root, (x, lo), (x, hi), series)?;
+            line(root, (x - 5, lo), (x + 5, lo), series)?;
+            line(root, (x - 5, hi), (x + 5, hi), series)?;
         }
-        root.draw(&Circle::new((x, y), 4, series.filled()))
-            .map_err(err)?;
+        root.draw(&Circle::new((x, y), 4, series.filled()))?;
     }
     Ok(())
 }

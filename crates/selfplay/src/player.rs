@@ -233,86 +233,15 @@ impl SelfPlayer {
             // Each call may bring another network: its answers start afresh.
             cache.clear();
         }
-        let batch_size = self.config.batch_size.max(1);
-        let leaves_per_game = self.search_config.leaves_per_batch.max(1) as usize;
         let mut finished = 0usize;
         while finished < games && !self.stop_requested() {
             let wanted = if drain { games - finished } else { usize::MAX };
             self.fill_slots(wanted);
-
-            // (1) Evaluate what every game waits for.
             let t_net = Instant::now();
-            let mut requests: Vec<EvalRequest<'_>> = Vec::new();
-            for slot in self.slots.iter_mut().flatten() {
-                let pending = slot.search.pending();
-                slot.waiting = pending.len();
-                requests.extend(pending.iter().map(|leaf| leaf.eval_request()));
-            }
-            if self.evals.len() < requests.len() {
-                self.evals.resize_with(requests.len(), Evaluation::default);
-            }
-            let round = NetworkRound {
-                evaluator,
-                pool: self.pool.as_ref(),
-                batch_size,
-                cache: self.cache.as_ref(),
-            };
-            round.evaluate(
-                &requests,
-                &mut self.evals[..requests.len()],
-                &mut self.round_buffers,
-                &mut stats,
-            );
-            drop(requests);
+            self.evaluate_pending(evaluator, &mut stats);
             stats.net_seconds += t_net.elapsed().as_secs_f64();
-
-            // (2) Step every game until it waits for the network again.
             let t_step = Instant::now();
-            let mut slices: Vec<&[Evaluation]> = Vec::with_capacity(self.slots.len());
-            let mut at = 0;
-            for slot in &self.slots {
-                let n = slot.as_ref().map_or(0, |s| s.waiting);
-                slices.push(&self.evals[at..at + n]);
-                at += n;
-            }
-            let ctx = StepContext {
-                selfplay: &self.config,
-                search: &self.search_config,
-                leaves_per_game,
-                tablebases: self.tablebases.as_deref(),
-            };
-            let step_all = |slots: &mut [Option<Slot>]| -> Result<(), SelfPlayError> {
-                slots
-                    .par_iter_mut()
-                    .zip(slices.par_iter())
-                    .try_for_each(|(slot, evals)| match slot {
-                        Some(slot) => {
-                            step(slot, evals, &ctx).map_err(|error| SelfPlayError::Search {
-                                game: slot.index,
-                                error,
-                            })
-                        }
-                        None => Ok(()),
-                    })
-            };
-            match &self.pool {
-                Some(pool) => pool.install(|| step_all(&mut self.slots))?,
-                // One thread: no pool, no hand-offs.
-                None => {
-                    self.slots
-                        .iter_mut()
-                        .zip(&slices)
-                        .try_for_each(|(slot, evals)| match slot {
-                            Some(slot) => {
-                                step(slot, evals, &ctx).map_err(|error| SelfPlayError::Search {
-                                    game: slot.index,
-                                    error,
-                                })
-                            }
-                            None => Ok(()),
-                        })?
-                }
-            }
+            self.step_games()?;
             stats.step_seconds += t_step.elapsed().as_secs_f64();
 
             // Collect finished games in slot order (fixed, for reproducibility).
@@ -330,6 +259,71 @@ impl SelfPlayer {
         }
         stats.wall_seconds = start.elapsed().as_secs_f64();
         Ok(stats)
+    }
+
+    /// (1) Evaluates what every game waits for, into `self.evals` in slot
+    /// order.
+    fn evaluate_pending(&mut self, evaluator: &dyn Evaluator, stats: &mut SelfPlayStats) {
+        let mut requests: Vec<EvalRequest<'_>> = Vec::new();
+        for slot in self.slots.iter_mut().flatten() {
+            let pending = slot.search.pending();
+            slot.waiting = pending.len();
+            requests.extend(pending.iter().map(|leaf| leaf.eval_request()));
+        }
+        if self.evals.len() < requests.len() {
+            self.evals.resize_with(requests.len(), Evaluation::default);
+        }
+        let round = NetworkRound {
+            evaluator,
+            pool: self.pool.as_ref(),
+            batch_size: self.config.batch_size.max(1),
+            cache: self.cache.as_ref(),
+        };
+        round.evaluate(
+            &requests,
+            &mut self.evals[..requests.len()],
+            &mut self.round_buffers,
+            stats,
+        );
+    }
+
+    /// (2) Steps every game with its evaluations until it waits for the
+    /// network again, on the pool's threads when there is one.
+    fn step_games(&mut self) -> Result<(), SelfPlayError> {
+        let mut slices: Vec<&[Evaluation]> = Vec::with_capacity(self.slots.len());
+        let mut at = 0;
+        for slot in &self.slots {
+            let n = slot.as_ref().map_or(0, |s| s.waiting);
+            slices.push(&self.evals[at..at + n]);
+            at += n;
+        }
+        let ctx = StepContext {
+            selfplay: &self.config,
+            search: &self.search_config,
+            leaves_per_game: self.search_config.leaves_per_batch.max(1) as usize,
+            tablebases: self.tablebases.as_deref(),
+        };
+        let step_slot = |slot: &mut Option<Slot>, evals: &&[Evaluation]| match slot {
+            Some(slot) => step(slot, evals, &ctx).map_err(|error| SelfPlayError::Search {
+                game: slot.index,
+                error,
+            }),
+            None => Ok(()),
+        };
+        let slots = &mut self.slots;
+        match &self.pool {
+            Some(pool) => pool.install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(slices.par_iter())
+                    .try_for_each(|(slot, evals)| step_slot(slot, evals))
+            }),
+            // One thread: no pool, no hand-offs.
+            None => slots
+                .iter_mut()
+                .zip(&slices)
+                .try_for_each(|(slot, evals)| step_slot(slot, evals)),
+        }
     }
 
     /// Starts games in empty slots until `wanted` games are in flight (or

@@ -128,7 +128,15 @@ fn the_board_plays_analyses_and_steps_through_a_pdn_in_chromium() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// The whole visit, in the order a user would go: play, analyse, undo;
+/// open a game and step through it; flip the board; the runs tab.
 fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
+    play_and_analyse(browser, url, shots);
+    let game_moves = open_and_step_through_a_game(browser, shots, pdn_file);
+    flip_and_visit_runs(browser, shots, &game_moves);
+}
+
+fn play_and_analyse(browser: &Browser, url: &str, shots: &Path) {
     browser.goto(url);
     wait_for(
         browser,
@@ -186,7 +194,11 @@ fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
         "the undo",
     );
     check_board(browser, &[], "after undo");
+}
 
+/// Opens a pasted PDN, picks its game and steps with the keyboard, then
+/// opens the same file from disk; returns the game's moves.
+fn open_and_step_through_a_game(browser: &Browser, shots: &Path, pdn_file: &Path) -> Vec<String> {
     // Open a PDN (pasted), pick the game, step with the keyboard.
     click(browser, "#tab-games");
     browser.find("#pdn-text").send_keys(PDN);
@@ -243,7 +255,10 @@ fn scenario(browser: &Browser, url: &str, shots: &Path, pdn_file: &Path) {
         "document.getElementById('pdn-source').textContent.includes('1 game')",
         "the opened file",
     );
+    game_moves
+}
 
+fn flip_and_visit_runs(browser: &Browser, shots: &Path, game_moves: &[String]) {
     // Flipped, a1 is drawn at the top right.
     click(browser, "#flip");
     let corner = js(

@@ -139,7 +139,7 @@ mod tests {
     }
 
     #[test]
-    fn parses_every_kind() {
+    fn parses_random_and_alpha_beta() {
         assert_eq!(parse("random"), PlayerKind::Random);
         assert_eq!(
             parse("ab:depth=4"),
@@ -162,6 +162,10 @@ mod tests {
                 threads: 1
             }
         );
+    }
+
+    #[test]
+    fn parses_nnue() {
         assert_eq!(
             parse("nnue:models/x@depth=6,threads=4"),
             PlayerKind::Nnue {
@@ -186,6 +190,10 @@ mod tests {
                 .contains("unknown nnue option")
         );
         assert!("nnue:".parse::<PlayerSpec>().is_err());
+    }
+
+    #[test]
+    fn parses_mcts_and_net() {
         match parse("mcts:sims=32,gumbel,rollouts=3") {
             PlayerKind::Mcts { search, rollouts } => {
                 assert_eq!(
@@ -253,6 +261,10 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn parses_external() {
         match parse("ext:\"/path/engine --opt 'a b'\"@movetime=100,timeout=900") {
             PlayerKind::External {
                 command,

@@ -200,6 +200,8 @@ impl AlphaBeta {
 
     /// Like [`AlphaBeta::search`], calling `progress` after each completed
     /// depth.
+    // Long: iterative deepening with its aspiration windows and time checks,
+    // the driver of the hot loop.
     pub fn search_with_progress(
         &mut self,
         game: &Game,

@@ -283,6 +283,8 @@ impl<'a> Searcher<'a> {
     /// Negamax value of the current node from the side to move's view,
     /// searched `depth` plies deep (then captures only, until quiet). A
     /// window wider than one is a principal-variation node.
+    // Long: the hot loop of the alpha-beta search (pruning, move loop and
+    // re-searches in one body, as in every engine of its kind).
     pub fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         // A search already stopped (a re-search asked after the stop) visits nothing.

@@ -669,6 +669,9 @@ impl Search {
     }
 
     /// One descent from the root, into leaf slot `num_pending`.
+    // Long: the selection walk is the search's hot path, kept in one body
+    // (solver, virtual loss and transpositions interleave step by step).
+    #[allow(clippy::too_many_lines)]
     fn descend(&mut self) -> Descent {
         if self.leaves.len() <= self.num_pending {
             self.leaves.push(LeafRequest::default());
