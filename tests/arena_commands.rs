@@ -1,38 +1,12 @@
 //! `shashki match` and `shashki rate` end to end: outputs, accumulation in
 //! the ratings file, and our own engine driven as an external engine.
 
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{ok, s, shashki, temp_dir};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn shashki(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shashki"))
-        .args(args)
-        .output()
-        .expect("shashki runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = shashki(args);
-    assert!(
-        out.status.success(),
-        "shashki {args:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use std::path::Path;
 
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

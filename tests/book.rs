@@ -4,41 +4,16 @@
 //! disjoint), a match played from such a book, and a run killed with
 //! `kill -9` that resumes without searching a position twice.
 
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{ok, s, shashki, temp_dir};
 use serde_json::Value;
 use shashki_rules::Position;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn shashki(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shashki"))
-        .args(args)
-        .output()
-        .expect("shashki runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = shashki(args);
-    assert!(
-        out.status.success(),
-        "shashki {args:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-book-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// The pool's records of one kind (`screen` or `deep`).
 fn records(pool: &Path, kind: &str) -> Vec<Value> {
@@ -68,7 +43,16 @@ fn distinct(positions: &[Position]) -> usize {
 /// `book select` of `pool` in `band` and `part` into `out`.
 fn select_args<'a>(pool: &'a Path, band: &'a str, part: &'a str, out: &'a Path) -> [&'a str; 10] {
     [
-        "book", "select", "--pool", s(pool), "--band", band, "--part", part, "--out", s(out),
+        "book",
+        "select",
+        "--pool",
+        s(pool),
+        "--band",
+        band,
+        "--part",
+        part,
+        "--out",
+        s(out),
     ]
 }
 

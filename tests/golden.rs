@@ -13,21 +13,14 @@
 //!   (`configs/smoke.toml`, seed 7) writes (the optimiser state is left
 //!   out: burn writes its parameters under per-run random ids).
 
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{ok_in_repo, repo_root, temp_dir};
 use sha2::{Digest, Sha256};
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("golden-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Compares `actual` with the golden file `name`, or writes it when blessing.
 fn check(name: &str, actual: &str) {
@@ -54,25 +47,11 @@ fn check(name: &str, actual: &str) {
     }
 }
 
-fn shashki(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_shashki"))
-        .current_dir(repo_root())
-        .args(args)
-        .output()
-        .expect("shashki runs");
-    assert!(
-        out.status.success(),
-        "shashki {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn fixed_seed_rating_games_are_unchanged() {
     let dir = temp_dir("rating");
     let pdn = dir.join("games.pdn");
-    shashki(&[
+    ok_in_repo(&[
         "rate",
         "--players",
         "random,ab:depth=3,nnue:models/nnue-2h@depth=3,mcts:sims=32,net:models/diag-2h@sims=16",
@@ -208,7 +187,7 @@ fn weights_sha256(bytes: &[u8]) -> String {
 fn smoke_run_checkpoints_are_unchanged() {
     let dir = temp_dir("smoke");
     let run = dir.join("run");
-    shashki(&[
+    ok_in_repo(&[
         "train",
         "--config",
         "configs/smoke.toml",

@@ -4,32 +4,11 @@
 //! refused with a clear message; the default engine is the shipped model
 //! built into the binary.
 
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{ok, shashki, temp_dir};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn shashki(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shashki"))
-        .args(args)
-        .output()
-        .expect("shashki starts")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = shashki(args);
-    assert!(
-        out.status.success(),
-        "shashki {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-nnue-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn an_untrained_model_analyses_and_plays() {

@@ -3,37 +3,10 @@
 //! untrained one; label noise and a capacity fit on the chunks of a smoke
 //! run, the fitted (stacked) net playing; the speed table; clear errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod cli;
 
-fn shashki(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shashki"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("shashki starts")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = shashki(args);
-    assert!(
-        out.status.success(),
-        "shashki {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-diag-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use cli::{ok_in_repo as ok, shashki_in_repo as shashki, temp_dir};
 
 /// The sign agreement (percent) of the loss table's line naming `model`.
 fn sign_of(table: &str, model: &str) -> f64 {

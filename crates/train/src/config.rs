@@ -15,8 +15,8 @@
 
 use serde::{Deserialize, Serialize};
 use shashki_net::InferenceKernels;
-use shashki_rules::DrawRules;
 use shashki_net::config::NET_RANGES;
+use shashki_rules::DrawRules;
 use shashki_search::mcts::{SEARCH_RANGES, SearchConfig};
 use shashki_search::ranges::{self, KeyRange};
 use shashki_selfplay::SelfPlayConfig;
@@ -651,7 +651,6 @@ pub fn numeric_keys(value: &toml::Value) -> Vec<(String, f64)> {
     walk("", value, &mut out);
     out
 }
-
 
 impl RunConfig {
     /// Checks every numeric key against its range ([`key_range`]); the
