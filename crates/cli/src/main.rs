@@ -19,6 +19,7 @@ mod arena_gate;
 mod builtin_engine;
 mod commands;
 mod engine_choice;
+mod label_search;
 mod nnue_layout;
 mod progress;
 mod run_options;

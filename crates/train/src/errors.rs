@@ -8,7 +8,7 @@ use crate::run_dir::RunDirError;
 use crate::tblog::TbError;
 use shashki_net::NetError;
 use shashki_selfplay::{ChunkError, SelfPlayError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A failure of the training loop.
 #[derive(Debug, thiserror::Error)]
@@ -101,5 +101,38 @@ mod tests {
                  network (they are then moved to ckpt/{UNREADABLE_DIR}/)"
             )
         );
+    }
+}
+
+/// A data file (chunks, held-out sets, label journals) that cannot be
+/// read or written, or is not what it should be: what `nnue-diagnose` and
+/// `relabel` fail on.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// Reading or writing a file.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// A file that is not what it should be.
+    #[error("{path}: {reason}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl FileError {
+    /// An I/O error on `path`.
+    pub fn io(path: &Path, error: std::io::Error) -> FileError {
+        FileError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
     }
 }

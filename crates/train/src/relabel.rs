@@ -35,6 +35,7 @@
 use crate::diagnose::held_out::LabelSource;
 use crate::diagnose::label::Labeller;
 use crate::diagnose::sources::Candidate;
+use crate::errors::FileError;
 use crate::nnue_targets::sample_cp;
 use rayon::prelude::*;
 use shashki_rules::Position;
@@ -53,32 +54,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// What a relabelling run can fail on.
 #[derive(Debug, thiserror::Error)]
 pub enum RelabelError {
-    /// Reading or writing a file.
-    #[error("{path}: {error}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        error: std::io::Error,
-    },
-    /// A file that is not what it should be.
-    #[error("{path}: {reason}")]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
+    /// A chunk or the label journal.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// Settings that cannot work.
     #[error("relabel: {0}")]
     Settings(String),
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RelabelError + '_ {
-    move |error| RelabelError::Io {
-        path: path.to_path_buf(),
-        error,
-    }
+    move |error| RelabelError::File(FileError::io(path, error))
 }
 
 /// Which processes share the chunks: this one takes chunk `k` (in name
@@ -241,7 +226,7 @@ impl Journal {
         }
         let mut done = HashMap::new();
         for (n, line) in text[..whole].lines().enumerate() {
-            let (chunk, index, label) = Label::parse(line).ok_or_else(|| RelabelError::Format {
+            let (chunk, index, label) = Label::parse(line).ok_or_else(|| FileError::Format {
                 path: path.clone(),
                 reason: format!("line {}: not a journal line: {line:?}", n + 1),
             })?;
@@ -429,11 +414,11 @@ pub fn relabel(
             report.chunks_done_before += 1;
             continue;
         }
-        let chunk = read_chunk(path).map_err(|e| RelabelError::Format {
+        let chunk = read_chunk(path).map_err(|e| FileError::Format {
             path: path.clone(),
             reason: e.to_string(),
         })?;
-        let mut samples = chunk.samples().map_err(|reason| RelabelError::Format {
+        let mut samples = chunk.samples().map_err(|reason| FileError::Format {
             path: path.clone(),
             reason,
         })?;

@@ -2,12 +2,10 @@
 //! Argument handling only; the measurements are in
 //! `shashki_train::diagnose`.
 
+use crate::label_search::LabelSearchArgs;
 use crate::nnue_layout::NnueLayoutArgs;
 use anyhow::{Context, Result, bail};
 use shashki_nnue::{QuantNet, load_engine_net, save_model};
-use shashki_rules::DrawRules;
-use shashki_search::alphabeta::{EvalWeights, HandEval, StaticEval};
-use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES};
 use shashki_selfplay::{Sample, list_chunks, read_chunk};
 use shashki_train::diagnose::capacity::CapacityFit;
 use shashki_train::diagnose::held_out::{HeldOutMeta, HeldOutSet};
@@ -18,7 +16,6 @@ use shashki_train::diagnose::loss::{
 use shashki_train::diagnose::noise::{measure_noise, targets_vs_labels};
 use shashki_train::diagnose::sources::{chunk_positions, draw, pdn_positions};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Options of `shashki nnue-diagnose`.
@@ -46,16 +43,9 @@ enum Command {
         /// Depth of the labelling search.
         #[arg(long, default_value_t = 11)]
         depth: u32,
-        /// Evaluation of the labelling search: `hand`, or an NNUE model
-        /// folder or checkpoint file.
-        #[arg(long, default_value = "hand")]
-        eval: String,
-        /// Tablebase folder: positions it covers get its exact value.
-        #[arg(long)]
-        tablebase: Option<PathBuf>,
-        /// Positions searched at once.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// The labelling search's evaluation, tables and threads.
+        #[command(flatten)]
+        search: LabelSearchArgs,
         /// Seed of the draw.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -144,22 +134,10 @@ pub fn run(args: Args) -> Result<()> {
             chunks,
             positions,
             depth,
-            eval,
-            tablebase,
-            threads,
+            search,
             seed,
             out,
-        } => make_set(
-            &pdn,
-            &chunks,
-            positions,
-            depth,
-            &eval,
-            tablebase.as_deref(),
-            threads,
-            seed,
-            &out,
-        ),
+        } => make_set(&pdn, &chunks, positions, depth, &search, seed, &out),
         Command::Loss { set, models } => loss(&set, &models),
         Command::Noise { chunks, set } => noise(&chunks, set.as_deref()),
         Command::Speed {
@@ -194,28 +172,12 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-/// The evaluation `--eval SPEC` names: `hand`, or an NNUE model folder
-/// or checkpoint file.
-pub(crate) fn labelling_eval(spec: &str) -> Result<Box<dyn StaticEval>> {
-    if spec == "hand" {
-        return Ok(Box::new(HandEval::new(&EvalWeights::default())));
-    }
-    let net = load_engine_net(Path::new(spec)).with_context(|| format!("--eval {spec}"))?;
-    Ok(Box::new(shashki_nnue::NnueEval::new(
-        Arc::new(net),
-        format!("nnue {spec}"),
-    )))
-}
-
-#[allow(clippy::too_many_arguments)]
 fn make_set(
     pdn: &[PathBuf],
     chunks: &[PathBuf],
     count: usize,
     depth: u32,
-    eval: &str,
-    tablebase: Option<&Path>,
-    threads: usize,
+    search: &LabelSearchArgs,
     seed: u64,
     out: &Path,
 ) -> Result<()> {
@@ -232,17 +194,12 @@ fn make_set(
     let found = candidates.len();
     let drawn = draw(candidates, count, seed);
     eprintln!(
-        "{} distinct quiet positions drawn of {found}; labelling at depth {depth} with {eval}",
-        drawn.len()
+        "{} distinct quiet positions drawn of {found}; labelling at depth {depth} with {}",
+        drawn.len(),
+        search.eval
     );
-    let tables = match tablebase {
-        Some(dir) => Some(
-            tablebase::load(dir, DrawRules::default(), MAX_TABLEBASE_PIECES)
-                .map_err(|e| anyhow::anyhow!("--tablebase {e}"))?,
-        ),
-        None => None,
-    };
-    let eval_box = labelling_eval(eval)?;
+    let tables = search.tables()?;
+    let eval_box = search.eval()?;
     let labeller = Labeller {
         eval: eval_box.as_ref(),
         depth,
@@ -250,7 +207,7 @@ fn make_set(
     };
     let start = Instant::now();
     let step = (drawn.len() / 20).max(1);
-    let labelled = labeller.label_all(&drawn, threads, &|done, total| {
+    let labelled = labeller.label_all(&drawn, search.threads, &|done, total| {
         if done % step == 0 || done == total {
             eprintln!(
                 "  {done}/{total} labelled ({:.0} s)",
@@ -265,7 +222,7 @@ fn make_set(
         .collect();
     let meta = HeldOutMeta {
         depth,
-        eval: eval.to_string(),
+        eval: search.eval.clone(),
         tablebase_pieces: tables.as_ref().map_or(0, |t| t.max_pieces()),
         seed,
         sources,

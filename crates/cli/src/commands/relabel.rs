@@ -2,11 +2,9 @@
 //! screen picks (issue 36). Argument handling only; the work is
 //! `shashki_train::relabel`.
 
-use crate::commands::nnue_diagnose::labelling_eval;
+use crate::label_search::LabelSearchArgs;
 use crate::signals::stop_on_signals;
 use anyhow::{Result, anyhow};
-use shashki_rules::DrawRules;
-use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES};
 use shashki_train::relabel::{RelabelSettings, Shard, relabel};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -35,16 +33,10 @@ pub struct Args {
     /// by more than this many centi-men.
     #[arg(long, default_value_t = 100)]
     margin: i32,
-    /// Evaluation of the screen and the search: `hand`, or an NNUE model
-    /// folder or checkpoint file.
-    #[arg(long, default_value = "hand")]
-    eval: String,
-    /// Tablebase folder: positions it covers get their exact value.
-    #[arg(long)]
-    tablebase: Option<PathBuf>,
-    /// Positions searched at once (one single-threaded search each).
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    /// The evaluation of the screen and the search, the tables, and the
+    /// positions searched at once (one single-threaded search each).
+    #[command(flatten)]
+    search: LabelSearchArgs,
     /// This process's share `I/N` of the chunks, when N processes or
     /// machines share the work (each keeps its own journal in --out).
     #[arg(long, default_value = "0/1")]
@@ -58,21 +50,15 @@ pub struct Args {
 /// Runs `shashki relabel`.
 pub fn run(args: Args) -> Result<()> {
     let shard = Shard::parse(&args.shard).map_err(|e| anyhow!(e))?;
-    let tables = match &args.tablebase {
-        Some(dir) => Some(
-            tablebase::load(dir, DrawRules::default(), MAX_TABLEBASE_PIECES)
-                .map_err(|e| anyhow!("--tablebase {e}"))?,
-        ),
-        None => None,
-    };
-    let eval = labelling_eval(&args.eval)?;
+    let tables = args.search.tables()?;
+    let eval = args.search.eval()?;
     let settings = RelabelSettings {
         eval: eval.as_ref(),
         depth: args.depth,
         screen_depth: args.screen_depth,
         margin: args.margin,
         tablebases: tables.as_deref(),
-        threads: args.threads,
+        threads: args.search.threads,
         shard,
         budget: args.budget,
     };

@@ -8,7 +8,7 @@
 //! keep the sample's stored search score and game result, so the label
 //! noise of the training targets can be measured against the deep label.
 
-use super::DiagnoseError;
+use super::FileError;
 use serde::{Deserialize, Serialize};
 use shashki_rules::Position;
 use std::path::Path;
@@ -105,17 +105,17 @@ impl HeldOutSet {
     }
 
     /// Writes the set atomically (a crash leaves the old file or none).
-    pub fn save(&self, path: &Path) -> Result<(), DiagnoseError> {
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
         let mut text = serde_json::to_string_pretty(self).expect("a held-out set serialises");
         text.push('\n');
         shashki_rules::atomic::write_atomic(path, text.as_bytes())
-            .map_err(|e| DiagnoseError::io(path, e))
+            .map_err(|e| FileError::io(path, e))
     }
 
     /// Reads and checks a set: format, version, every FEN and label.
-    pub fn load(path: &Path) -> Result<HeldOutSet, DiagnoseError> {
-        let text = std::fs::read_to_string(path).map_err(|e| DiagnoseError::io(path, e))?;
-        let bad = |reason: String| DiagnoseError::Format {
+    pub fn load(path: &Path) -> Result<HeldOutSet, FileError> {
+        let text = std::fs::read_to_string(path).map_err(|e| FileError::io(path, e))?;
+        let bad = |reason: String| FileError::Format {
             path: path.to_path_buf(),
             reason,
         };

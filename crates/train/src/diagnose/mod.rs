@@ -15,35 +15,4 @@ pub mod loss;
 pub mod noise;
 pub mod sources;
 
-use std::path::{Path, PathBuf};
-
-/// What a diagnosis can fail on.
-#[derive(Debug, thiserror::Error)]
-pub enum DiagnoseError {
-    /// Reading or writing a file.
-    #[error("{path}: {error}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        error: std::io::Error,
-    },
-    /// A file that is not what it should be.
-    #[error("{path}: {reason}")]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
-}
-
-impl DiagnoseError {
-    /// An I/O error on `path`.
-    pub fn io(path: &Path, error: std::io::Error) -> DiagnoseError {
-        DiagnoseError::Io {
-            path: path.to_path_buf(),
-            error,
-        }
-    }
-}
+pub use crate::errors::FileError;

@@ -3,7 +3,7 @@
 //! due, the game not over), as the NNUE family samples them, each position
 //! once, drawn by a seeded shuffle.
 
-use super::DiagnoseError;
+use super::FileError;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -32,17 +32,17 @@ pub fn is_quiet(pos: &Position) -> bool {
 }
 
 /// The quiet positions of every game in the PDN file `path`.
-pub fn pdn_positions(path: &Path) -> Result<Vec<Candidate>, DiagnoseError> {
-    let text = std::fs::read_to_string(path).map_err(|e| DiagnoseError::io(path, e))?;
+pub fn pdn_positions(path: &Path) -> Result<Vec<Candidate>, FileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| FileError::io(path, e))?;
     let mut out = Vec::new();
     for (i, game) in read_pdn(&text).into_iter().enumerate() {
-        let game = game.map_err(|e| DiagnoseError::Format {
+        let game = game.map_err(|e| FileError::Format {
             path: path.to_path_buf(),
             reason: format!("game {}: {e}", i + 1),
         })?;
         let replayed = game
             .replay(DrawRules::default())
-            .map_err(|e| DiagnoseError::Format {
+            .map_err(|e| FileError::Format {
                 path: path.to_path_buf(),
                 reason: format!("game {}: {e}", i + 1),
             })?;
@@ -62,14 +62,14 @@ pub fn pdn_positions(path: &Path) -> Result<Vec<Candidate>, DiagnoseError> {
 
 /// The quiet samples of the chunk files in `dir`, with their stored
 /// search score and game result.
-pub fn chunk_positions(dir: &Path) -> Result<Vec<Candidate>, DiagnoseError> {
+pub fn chunk_positions(dir: &Path) -> Result<Vec<Candidate>, FileError> {
     let mut out = Vec::new();
-    for path in list_chunks(dir).map_err(|e| DiagnoseError::io(dir, e))? {
-        let chunk = read_chunk(&path).map_err(|e| DiagnoseError::Format {
+    for path in list_chunks(dir).map_err(|e| FileError::io(dir, e))? {
+        let chunk = read_chunk(&path).map_err(|e| FileError::Format {
             path: path.clone(),
             reason: e.to_string(),
         })?;
-        let samples = chunk.samples().map_err(|reason| DiagnoseError::Format {
+        let samples = chunk.samples().map_err(|reason| FileError::Format {
             path: path.clone(),
             reason,
         })?;
