@@ -325,7 +325,7 @@ fn match_and_rate_report_the_figures_a_tester_needs() {
     assert_eq!(m["pentanomial"].as_array().unwrap().len(), 5);
     assert_eq!(m["distinct_openings"], 2);
     assert_eq!(m["book"], s(&book));
-    // `rate` gives every pairing the same figures, from the built-in book.
+    // `rate` gives every pairing the same figures, from the default book.
     let out = ok(&[
         "rate",
         "--players",
@@ -336,7 +336,7 @@ fn match_and_rate_report_the_figures_a_tester_needs() {
         s(&js),
     ]);
     assert_eq!(
-        out.matches("Openings: 1 distinct in 1 pairs, from built-in book")
+        out.matches("Openings: 1 distinct in 1 pairs, from builtin:unbalanced")
             .count(),
         3,
         "{out}"

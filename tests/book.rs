@@ -258,3 +258,26 @@ fn a_killed_run_resumes_without_searching_a_position_twice() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_shipped_test_and_start_books_share_no_position() {
+    let books = cli::repo_root().join("books");
+    let test = book_positions(&books.join("unbalanced.txt"));
+    let starts = book_positions(&books.join("starts.txt"));
+    assert!(test.len() >= 500 && starts.len() >= 500);
+    assert_eq!(distinct(&test), test.len());
+    assert_eq!(distinct(&starts), starts.len());
+    let test_keys: HashSet<Position> = test.iter().map(shashki_arena::book::book_key).collect();
+    let shared = starts
+        .iter()
+        .filter(|p| test_keys.contains(&shashki_arena::book::book_key(p)))
+        .count();
+    assert_eq!(
+        shared, 0,
+        "the self-play starts hold positions of the test book"
+    );
+    // The built-in default is the shipped test book.
+    let default = shashki_arena::OpeningBook::default_book();
+    let default: Vec<Position> = default.openings.iter().map(|o| o.position()).collect();
+    assert_eq!(default, test);
+}

@@ -12,7 +12,7 @@
 //!
 //! One thread, a fixed seed: the games are the same on every machine.
 
-use shashki_arena::{Control, MatchSettings, PlayerFactory, run_match};
+use shashki_arena::{BuiltinBook, Control, MatchSettings, OpeningBook, PlayerFactory, run_match};
 use shashki_net::{Checkpoint, Device, Net, export_model};
 use shashki_nnue::{FloatNet, save_model};
 use std::path::{Path, PathBuf};
@@ -55,6 +55,8 @@ fn score(player: &str, opponent: &str) -> f64 {
     let settings = MatchSettings {
         seed: 1,
         concurrency: 1,
+        // The book these thresholds were set on.
+        book: OpeningBook::builtin(BuiltinBook::Usual),
         ..MatchSettings::new(GAMES)
     };
     let report = run_match(&first, &second, &settings, &mut |_, _| Control::Continue);

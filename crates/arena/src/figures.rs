@@ -34,7 +34,7 @@ pub struct PairingFigures {
     pub elo: EloInterval,
     /// Normalized Elo (fishtest's nElo), 95 % interval.
     pub normalized_elo: EloInterval,
-    /// The opening book (`built-in book` or its path).
+    /// The opening book (`builtin:NAME` or its path).
     pub book: String,
     /// Openings in the book.
     pub book_openings: usize,
@@ -92,7 +92,7 @@ impl fmt::Display for PairingFigures {
     /// ab:depth=3 vs random: 40 games in 20 pairs, +38 =2 -0 (W/D/L), score 39.0/40 = 97.5%, draws 5.0%
     /// Elo difference ab:depth=3 - random (95% intervals): logistic +636.6 [+372.3, +inf], normalized +1234.5 [+980.0, +1489.0]
     /// Pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for ab:depth=3): [0, 0, 0, 2, 18]
-    /// Openings: 20 distinct in 20 pairs, from built-in book (17 openings)
+    /// Openings: 20 distinct in 20 pairs, from builtin:usual (17 openings)
     /// SPRT [0, 50] logistic Elo, alpha 0.05 beta 0.05: LLR 3.012 [-2.944, 2.944] after 40 games: H1 accepted (stronger)
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

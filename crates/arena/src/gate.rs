@@ -65,7 +65,8 @@ pub struct GateConfig {
     pub concurrency: usize,
     /// Adjudication length in half-moves.
     pub max_plies: u32,
-    /// Opening book file; `None`: the built-in book.
+    /// Opening book (a file or `builtin:NAME`); `None`: the default book,
+    /// the unbalanced one.
     pub openings: Option<PathBuf>,
     /// Seed of the ballot and the players.
     pub seed: u64,

@@ -15,8 +15,8 @@
 //!   [`net`]: loading network checkpoints and models.
 //! - [`roster`]: the players of a run from text: comma-separated lists,
 //!   checkpoint wildcards, players files, the ladder.
-//! - [`openings`]: the built-in balloted opening book (`data/openings.txt`),
-//!   PDN or FEN-per-line books; [`book`]: making unbalanced books from
+//! - [`openings`]: the built-in books (the unbalanced default, the usual
+//!   openings), PDN or FEN-per-line books; [`book`]: making unbalanced books from
 //!   positions a deep search scores in a band (a resumable scored pool,
 //!   then a cheap selection with a held-out split).
 //! - [`matches`](mod@matches): parallel matches, each opening played with colours
@@ -68,7 +68,7 @@ pub use figures::{OpeningUse, PairingFigures};
 pub use gate::{CheckpointPlayers, GateConfig, GateMethod, GateOutcome, gate, gate_checkpoints};
 pub use journal::Journal;
 pub use matches::{Control, EndCause, GameRecord, MatchReport, MatchSettings, run_match};
-pub use openings::{Opening, OpeningBook};
+pub use openings::{BuiltinBook, DEFAULT_BOOK, Opening, OpeningBook};
 pub use player::{GameSetup, Player, PlayerError, PlayerFailure, PlayerMaker};
 pub use rating::{Pairing, RatingError, RatingLog, RatingOutputs, play_pairing, rate_players};
 pub use score::{EloInterval, PairingSummary, Pentanomial, Wdl};

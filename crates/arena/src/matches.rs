@@ -62,12 +62,12 @@ pub struct MatchSettings {
 }
 
 impl MatchSettings {
-    /// `games` games from the built-in book, seed 1, official draw rules
+    /// `games` games from the default book ([`OpeningBook::default_book`]), seed 1, official draw rules
     /// with adjudication at [`DEFAULT_MAX_PLIES`].
     pub fn new(games: usize) -> MatchSettings {
         MatchSettings {
             games,
-            book: OpeningBook::builtin(),
+            book: OpeningBook::default_book(),
             seed: 1,
             concurrency: 0,
             rules: DrawRules {
@@ -81,8 +81,8 @@ impl MatchSettings {
         }
     }
 
-    /// `games` games from the book at `openings` (the built-in book when
-    /// `None`), official draw rules with adjudication at `max_plies`.
+    /// `games` games from the book `openings` names (a file or
+    /// `builtin:NAME`; the default book when `None`), official draw rules with adjudication at `max_plies`.
     pub fn with_options(
         games: usize,
         openings: Option<&Path>,
@@ -92,8 +92,8 @@ impl MatchSettings {
         event: &str,
     ) -> Result<MatchSettings, OpeningError> {
         let book = match openings {
-            Some(path) => OpeningBook::load(path)?,
-            None => OpeningBook::builtin(),
+            Some(source) => OpeningBook::open(source)?,
+            None => OpeningBook::default_book(),
         };
         Ok(MatchSettings {
             games,

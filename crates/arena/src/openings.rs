@@ -1,5 +1,6 @@
-//! Opening books: the built-in book of the usual Russian checkers openings
-//! (`data/openings.txt`), or a user file, either PDN (each game's start
+//! Opening books: the built-in books ([`BuiltinBook`]: the unbalanced book
+//! that `match`, `rate` and the gate use by default, and the usual Russian
+//! checkers openings), or a user file, either PDN (each game's start
 //! position and moves are one opening) or lines of text, each one of
 //!
 //! - `Name | 1. c3-d4 d6-c5 2. b2-c3 f6-g5` (moves from the standard start),
@@ -25,13 +26,74 @@ use std::path::Path;
 
 pub use shashki_rules::book::{Opening, OpeningError};
 
-/// The built-in book.
-const BUILTIN_BOOK: &str = include_str!("../data/openings.txt");
+/// The usual openings (`data/openings.txt`).
+const USUAL_BOOK: &str = include_str!("../data/openings.txt");
+/// The unbalanced book of issue 34, cut by `shashki book select` from the
+/// scored pool (provenance in `books/README.md`).
+const UNBALANCED_BOOK: &str = include_str!("../../../books/unbalanced.txt");
+
+/// How a built-in book is named where a book file could be: `builtin:usual`.
+pub const BUILTIN_PREFIX: &str = "builtin:";
+
+/// The books compiled into the binary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinBook {
+    /// Positions a deep search scores inside a band of advantage for one
+    /// side (the held-out test part, never self-play starts): most games
+    /// are decided, so a match resolves a difference in far fewer games.
+    /// The default of `match`, `rate` and the training gate.
+    Unbalanced,
+    /// The 17 usual openings of Russian checkers; most games between good
+    /// engines are drawn (kept for matches where that is the convention).
+    Usual,
+}
+
+impl BuiltinBook {
+    /// Every built-in book.
+    pub const ALL: [BuiltinBook; 2] = [BuiltinBook::Unbalanced, BuiltinBook::Usual];
+
+    /// The name after [`BUILTIN_PREFIX`].
+    pub fn name(self) -> &'static str {
+        match self {
+            BuiltinBook::Unbalanced => "unbalanced",
+            BuiltinBook::Usual => "usual",
+        }
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            BuiltinBook::Unbalanced => UNBALANCED_BOOK,
+            BuiltinBook::Usual => USUAL_BOOK,
+        }
+    }
+
+    /// The book a `builtin:NAME` source names, if it is one.
+    pub fn from_source(source: &str) -> Option<Result<BuiltinBook, OpeningError>> {
+        let name = source.strip_prefix(BUILTIN_PREFIX)?;
+        Some(
+            BuiltinBook::ALL
+                .into_iter()
+                .find(|b| b.name() == name)
+                .ok_or_else(|| OpeningError {
+                    source_name: "--openings".into(),
+                    line: 0,
+                    text: source.to_string(),
+                    reason: format!(
+                        "no built-in book named `{name}` (the built-in books: {})",
+                        BuiltinBook::ALL.map(|b| b.name()).join(", ")
+                    ),
+                }),
+        )
+    }
+}
+
+/// The book `match`, `rate` and the gate open from when none is named.
+pub const DEFAULT_BOOK: BuiltinBook = BuiltinBook::Unbalanced;
 
 /// A list of openings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningBook {
-    /// Where the book comes from, for reports: `built-in book`, or the
+    /// Where the book comes from, for reports: `builtin:NAME`, or the
     /// file's path.
     pub name: String,
     /// The openings, in file order.
@@ -39,12 +101,26 @@ pub struct OpeningBook {
 }
 
 impl OpeningBook {
-    /// The built-in book of the usual openings (validated by a test).
-    pub fn builtin() -> OpeningBook {
-        match OpeningBook::parse_lines(BUILTIN_BOOK, "built-in book") {
+    /// A built-in book (each validated by a test), named `builtin:NAME`.
+    pub fn builtin(which: BuiltinBook) -> OpeningBook {
+        let name = format!("{BUILTIN_PREFIX}{}", which.name());
+        match OpeningBook::parse_lines(which.text(), &name) {
             Ok(book) => book,
-            // The file is part of the crate and checked by its tests.
+            // The files are part of the crate and checked by its tests.
             Err(e) => unreachable!("the built-in opening book is broken: {e}"),
+        }
+    }
+
+    /// The default book ([`DEFAULT_BOOK`]).
+    pub fn default_book() -> OpeningBook {
+        OpeningBook::builtin(DEFAULT_BOOK)
+    }
+
+    /// The book a command line names: `builtin:NAME` or a file ([`load`](Self::load)).
+    pub fn open(source: &Path) -> Result<OpeningBook, OpeningError> {
+        match source.to_str().and_then(BuiltinBook::from_source) {
+            Some(which) => Ok(OpeningBook::builtin(which?)),
+            None => OpeningBook::load(source),
         }
     }
 
@@ -117,8 +193,8 @@ mod tests {
     use shashki_rules::{DrawRules, Position};
 
     #[test]
-    fn builtin_book_replays_with_the_rules() {
-        let book = OpeningBook::parse_lines(BUILTIN_BOOK, "built-in book").unwrap();
+    fn usual_book_replays_with_the_rules() {
+        let book = OpeningBook::parse_lines(USUAL_BOOK, "builtin:usual").unwrap();
         assert!(book.len() >= 15, "{} openings", book.len());
         let names: Vec<&str> = book.openings.iter().map(|o| o.name.as_str()).collect();
         for name in [
@@ -212,9 +288,43 @@ mod tests {
         assert!(e.to_string().contains("b.pdn"), "{e}");
     }
 
+    /// The band the book was cut at, centi-men (docs/RESULTS.md, issue 34).
+    const UNBALANCED_BAND: std::ops::Range<i32> = 80..140;
+
+    #[test]
+    fn unbalanced_book_is_large_distinct_and_unbalanced() {
+        let book = OpeningBook::default_book();
+        assert_eq!(book.name, "builtin:unbalanced");
+        // No opening repeats within a deterministic pairing of 1,000 games.
+        assert!(book.len() >= 500, "{} openings", book.len());
+        let mut positions: Vec<Position> = book.openings.iter().map(|o| o.position()).collect();
+        positions.sort_by_key(|p| p.to_fen());
+        positions.dedup();
+        assert_eq!(positions.len(), book.len());
+        // Every line keeps its deep score and depth: `-80 black d15 ...`.
+        for o in &book.openings {
+            let fields: Vec<&str> = o.name.split_whitespace().collect();
+            let advantage: i32 = fields[0].parse().unwrap();
+            assert!(UNBALANCED_BAND.contains(&advantage.abs()), "{}", o.name);
+            assert_eq!(fields[2], "d15", "{}", o.name);
+        }
+    }
+
+    #[test]
+    fn builtin_books_open_by_name_and_unknown_names_are_errors() {
+        let usual = OpeningBook::open(Path::new("builtin:usual")).unwrap();
+        assert_eq!((usual.name.as_str(), usual.len()), ("builtin:usual", 17));
+        let default = OpeningBook::open(Path::new("builtin:unbalanced")).unwrap();
+        assert_eq!(default, OpeningBook::default_book());
+        let e = OpeningBook::open(Path::new("builtin:uho")).unwrap_err();
+        assert!(e.to_string().contains("unbalanced, usual"), "{e}");
+        let e = OpeningBook::open(Path::new("no/such/book.txt")).unwrap_err();
+        assert!(e.to_string().contains("no/such/book.txt"), "{e}");
+    }
+
     #[test]
     fn ballot_is_seeded_and_covers_the_book() {
-        let book = OpeningBook::builtin();
+        let book = OpeningBook::builtin(BuiltinBook::Usual);
         let a: Vec<&str> = book.ballot(40, 5).iter().map(|o| o.name.as_str()).collect();
         let b: Vec<&str> = book.ballot(40, 5).iter().map(|o| o.name.as_str()).collect();
         let c: Vec<&str> = book.ballot(40, 6).iter().map(|o| o.name.as_str()).collect();

@@ -35,7 +35,7 @@ fn colours_alternate_within_each_opening_pair() {
         Control::Continue
     });
     assert_eq!(report.games.len(), 8);
-    let book = OpeningBook::builtin();
+    let book = OpeningBook::default_book();
     for pair in report.games.chunks(2) {
         let (a, b) = (&pair[0], &pair[1]);
         assert_eq!((a.pair, a.leg, b.pair, b.leg), (a.pair, 0, a.pair, 1));

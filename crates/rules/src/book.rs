@@ -119,7 +119,7 @@ impl Opening {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[error("{source_name}:{line}: {reason} in {text:?}")]
 pub struct OpeningError {
-    /// The file (or "built-in book").
+    /// The file (or `builtin:NAME`).
     pub source_name: String,
     /// Line number (1 = first), or the game number for PDN input.
     pub line: usize,
