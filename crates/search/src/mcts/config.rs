@@ -167,8 +167,10 @@ impl SearchConfig {
 /// stated once ([`SearchConfig::validate`] and a run config's `[search]`
 /// are checked against it).
 pub const SEARCH_RANGES: &[KeyRange] = &[
-    ("full_simulations", 1.0, 1e7),
-    ("fast_simulations", 1.0, 1e7),
+    // Up to u32::MAX: a timed or infinite search runs that many, in effect
+    // until its time or `stop` ends it.
+    ("full_simulations", 1.0, u32::MAX as f64),
+    ("fast_simulations", 1.0, u32::MAX as f64),
     ("full_search_fraction", 0.0, 1.0),
     ("leaves_per_batch", 1.0, 4096.0),
     ("c_init", 0.0, 100.0),
