@@ -15,7 +15,7 @@ use super::report::{done_line, info_line};
 use super::syntax::Line;
 use crate::engine::Engine;
 use crate::limits::SearchLimits;
-use crate::protocol::{Input, ProtocolError, SearchThread, spawn_line_reader};
+use crate::protocol::{Answered, Input, ProtocolError, SearchThread, spawn_line_reader};
 use shashki_rules::{Color, Game, Position};
 use std::io::{self, BufRead, Write};
 use std::sync::Mutex;
@@ -256,8 +256,8 @@ impl Session<'_> {
         }
         self.ponder = (mode == Mode::Ponder).then_some(PonderClock { level, side });
         self.deadline = None;
-        search.start(scope, move |engine| {
-            search_and_answer(engine, &game, &limits, out)
+        search.start(scope, move |engine, answered| {
+            search_and_answer(engine, &game, &limits, out, answered)
         })
     }
 
@@ -316,6 +316,7 @@ fn search_and_answer<W: Write>(
     game: &Game,
     limits: &SearchLimits,
     out: &Out<'_, W>,
+    answered: &Answered,
 ) -> io::Result<()> {
     let mut write_error = None;
     let report = engine.go(game, limits, &mut |progress| {
@@ -328,6 +329,7 @@ fn search_and_answer<W: Write>(
     if let Some(err) = write_error {
         return Err(err);
     }
+    answered.mark();
     send(
         out,
         &done_line(Some(game.position()), report.best_move, &report.pv),

@@ -12,7 +12,7 @@ mod server;
 
 pub use command::{Command, StartPosition};
 pub use reply::{Info, Reply};
-pub(crate) use search_thread::{Input, SearchThread, spawn_line_reader};
+pub(crate) use search_thread::{Answered, Input, SearchThread, spawn_line_reader};
 pub use server::serve;
 
 use std::fmt;

@@ -6,6 +6,8 @@
 use crate::engine::Engine;
 use crate::limits::StopHandle;
 use std::io::{self, BufRead};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread::{Scope, ScopedJoinHandle};
 
@@ -48,12 +50,31 @@ fn read_lines(mut input: impl BufRead, lines: mpsc::Sender<Input>) {
 /// A search running on its own thread; it gives the engine back when joined.
 type Running<'scope, 'e> = ScopedJoinHandle<'scope, (&'e mut dyn Engine, io::Result<()>)>;
 
+/// Set by a search just before it writes its final answer: from then on
+/// the session treats it as over, though its thread may still be ending
+/// (a GUI that got the answer sends its next position at once, and that
+/// must not be refused as arriving "during a search").
+#[derive(Clone, Default)]
+pub(crate) struct Answered(Arc<AtomicBool>);
+
+impl Answered {
+    /// The search is about to answer.
+    pub(crate) fn mark(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    fn is_set(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
 /// The engine of a session and the search it may be running.
 pub(crate) struct SearchThread<'scope, 'e> {
     /// The engine while no search holds it.
     engine: Option<&'e mut dyn Engine>,
     stop: Option<StopHandle>,
     running: Option<Running<'scope, 'e>>,
+    answered: Answered,
 }
 
 impl<'scope, 'e: 'scope> SearchThread<'scope, 'e> {
@@ -62,6 +83,7 @@ impl<'scope, 'e: 'scope> SearchThread<'scope, 'e> {
             stop: engine.stop_handle(),
             engine: Some(engine),
             running: None,
+            answered: Answered::default(),
         }
     }
 
@@ -76,9 +98,9 @@ impl<'scope, 'e: 'scope> SearchThread<'scope, 'e> {
         self.stop.clone()
     }
 
-    /// Whether a search is under way.
+    /// Whether a search is under way (it has not begun its answer).
     pub(crate) fn searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.is_finished())
+        self.running.as_ref().is_some_and(|r| !r.is_finished()) && !self.answered.is_set()
     }
 
     /// Asks the running search, if any, to stop.
@@ -113,19 +135,22 @@ impl<'scope, 'e: 'scope> SearchThread<'scope, 'e> {
     }
 
     /// Joins the previous search, then runs `search` with the engine on a
-    /// thread of `scope`, its stop handle reset.
+    /// thread of `scope`, its stop handle reset; `search` marks the
+    /// [`Answered`] it is given just before writing its answer.
     pub(crate) fn start(
         &mut self,
         scope: &'scope Scope<'scope, '_>,
-        search: impl FnOnce(&mut dyn Engine) -> io::Result<()> + Send + 'scope,
+        search: impl FnOnce(&mut dyn Engine, &Answered) -> io::Result<()> + Send + 'scope,
     ) -> io::Result<()> {
         self.join()?;
         if let Some(stop) = &self.stop {
             stop.reset();
         }
         let engine = self.engine.take().expect("the engine is back after join");
+        self.answered = Answered::default();
+        let answered = self.answered.clone();
         self.running = Some(scope.spawn(move || {
-            let result = search(&mut *engine);
+            let result = search(&mut *engine, &answered);
             (engine, result)
         }));
         Ok(())

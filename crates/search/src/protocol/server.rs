@@ -201,7 +201,9 @@ impl Session<'_> {
                     self.infinite = limits.infinite;
                     let game = self.game.clone();
                     let stop = search.stop_handle();
-                    search.start(scope, move |engine| {
+                    // (Every command but stop, quit and isready waits for the
+                    // search here, so its answer needs no early mark.)
+                    search.start(scope, move |engine, _answered| {
                         search_and_answer(engine, &game, &limits, out, stop.as_ref())
                     })?;
                 }
