@@ -182,3 +182,48 @@ fn analyse_with_tablebases_reports_their_verdict_and_refuses_a_bad_folder() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--engine` takes the player specs of `shashki rate` (one registry), the
+/// older flags as their options, limits in the spec as the defaults.
+#[test]
+fn engines_are_named_by_the_specs_of_rate() {
+    let depth = |out: &str| field(out, "depth ").split(' ').next().unwrap().to_string();
+    let (ok, out, err) = shashki(&["analyse", "--engine", "ab:depth=3"], "");
+    assert!(ok, "{err}");
+    assert_eq!(depth(&out), "3", "the spec's depth applies: {out}");
+    let (ok, out, err) = shashki(&["analyse", "--engine", "ab:depth=3", "--depth", "5"], "");
+    assert!(ok, "{err}");
+    assert_eq!(depth(&out), "5", "--depth wins over the spec: {out}");
+    let (ok, out, err) = shashki(
+        &["analyse", "--engine", "builtin:threads=2", "--depth", "4"],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        field(&out, "engine: ").contains("built-in nnue models/nnue-2h evaluation, 2 threads"),
+        "{out}"
+    );
+    let (ok, out, err) = shashki(
+        &[
+            "analyse",
+            "--engine",
+            "ab",
+            "--threads",
+            "2",
+            "--depth",
+            "4",
+        ],
+        "",
+    );
+    assert!(
+        ok && field(&out, "engine: ").contains("2 threads"),
+        "{out}{err}"
+    );
+
+    let (ok, _, err) = shashki(&["analyse", "--engine", "random"], "");
+    assert!(!ok && err.contains("plays in matches only"), "{err}");
+    let (ok, _, err) = shashki(&["engine", "--engine", "ab:depth=3"], "");
+    assert!(!ok && err.contains("the GUI's go sets the limits"), "{err}");
+    let (ok, _, err) = shashki(&["analyse", "--engine", "ab:speed=3"], "");
+    assert!(!ok && err.contains("unknown ab option \"speed\""), "{err}");
+}

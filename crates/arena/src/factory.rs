@@ -152,7 +152,7 @@ mod tests {
             "uniform",
             eval,
             MctsSettings {
-                simulations: 8,
+                simulations: Some(8),
                 ..MctsSettings::default()
             },
             4,

@@ -27,7 +27,8 @@ pub enum PlayerKind {
     Random,
     /// The reference alpha-beta engine.
     AlphaBeta {
-        /// Depth, nodes and/or time per move.
+        /// Depth, nodes and/or time per move as the spec gives them (none:
+        /// a player searches to [`crate::kinds::ab::DEFAULT_AB_DEPTH`]).
         limits: SearchLimits,
         /// Lazy SMP search threads (default 1).
         threads: usize,
@@ -36,7 +37,15 @@ pub enum PlayerKind {
     Nnue {
         /// The model folder (or its `model.json`), or a training checkpoint.
         path: PathBuf,
-        /// Depth, nodes and/or time per move.
+        /// Depth, nodes and/or time per move as the spec gives them.
+        limits: SearchLimits,
+        /// Lazy SMP search threads (default 1).
+        threads: usize,
+    },
+    /// Alpha-beta with the shipped NNUE built into the binary
+    /// ([`crate::kinds::builtin`]).
+    Builtin {
+        /// Depth, nodes and/or time per move as the spec gives them.
         limits: SearchLimits,
         /// Lazy SMP search threads (default 1).
         threads: usize,
@@ -74,15 +83,21 @@ pub enum PlayerKind {
     },
 }
 
+/// Simulations per move of an MCTS player whose spec names none.
+pub const DEFAULT_PLAYER_SIMULATIONS: u32 = 64;
+
 /// MCTS settings of a player.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsSettings {
-    /// Simulations per move.
-    pub simulations: u32,
+    /// Simulations per move (`None`: a player runs
+    /// [`DEFAULT_PLAYER_SIMULATIONS`], a standalone engine its search's
+    /// default).
+    pub simulations: Option<u32>,
     /// PUCT or Gumbel.
     pub algorithm: Algorithm,
-    /// Leaves gathered per evaluator call within one search (per thread).
-    pub leaves_per_batch: u32,
+    /// Leaves gathered per evaluator call within one search, per thread
+    /// (`None`: the kind's default, more for a network than for playouts).
+    pub leaves_per_batch: Option<u32>,
     /// Time per move: the player is timed and ignores `simulations`.
     pub movetime: Option<Duration>,
     /// Search threads of a timed player (default: one per core).
@@ -98,9 +113,9 @@ pub struct MctsSettings {
 impl Default for MctsSettings {
     fn default() -> Self {
         MctsSettings {
-            simulations: 64,
+            simulations: None,
             algorithm: Algorithm::Puct,
-            leaves_per_batch: 1,
+            leaves_per_batch: None,
             movetime: None,
             threads: None,
             cache_entries: None,
@@ -118,7 +133,37 @@ pub struct PlayerSpec {
     pub kind: PlayerKind,
 }
 
+impl MctsSettings {
+    /// Simulations per move of a player.
+    pub fn player_simulations(&self) -> u32 {
+        self.simulations.unwrap_or(DEFAULT_PLAYER_SIMULATIONS)
+    }
+}
+
 impl PlayerKind {
+    /// The limits per move the spec itself states (none given: unlimited),
+    /// which `analyse` and `play` use unless their own `--depth`,
+    /// `--nodes` or `--movetime` say otherwise.
+    pub fn stated_limits(&self) -> SearchLimits {
+        match self {
+            PlayerKind::AlphaBeta { limits, .. }
+            | PlayerKind::Nnue { limits, .. }
+            | PlayerKind::Builtin { limits, .. }
+            | PlayerKind::External { limits, .. } => *limits,
+            PlayerKind::Mcts { search, .. } | PlayerKind::Net { search, .. } => SearchLimits {
+                nodes: search.simulations.map(u64::from),
+                movetime: search.movetime,
+                ..SearchLimits::default()
+            },
+            PlayerKind::Random => SearchLimits::default(),
+        }
+    }
+
+    /// True for the tree searches (MCTS), which take no depth limit.
+    pub fn is_tree_search(&self) -> bool {
+        matches!(self, PlayerKind::Mcts { .. } | PlayerKind::Net { .. })
+    }
+
     /// The network (a checkpoint file or a model folder) of a `net:` or
     /// `nnue:` player; `None` for the others.
     pub fn network_path(&self) -> Option<&std::path::Path> {

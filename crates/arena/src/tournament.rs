@@ -7,7 +7,8 @@ use crate::ratings::RatingsTable;
 use crate::spec::{PlayerKind, PlayerSpec};
 use std::path::{Path, PathBuf};
 
-/// The ladder of fixed anchors that makes Elo comparable across runs.
+/// The ladder of fixed anchors that makes Elo comparable across runs; its
+/// first two rungs are the default anchors ([`default_anchor`]).
 pub const LADDER: [&str; 5] = [
     "random",
     "ab:depth=1",
@@ -50,10 +51,10 @@ pub fn parse_anchor(text: &str) -> Result<(String, f64), String> {
     Ok((name.trim().to_string(), elo))
 }
 
-/// The default anchor among `names`: `random` = 0 if present, else
-/// `ab:depth=1` = 0, else the first name = 0.
+/// The default anchor among `names`: the ladder's lowest rung present
+/// (`random`, else `ab:depth=1`) = 0, else the first name = 0.
 pub fn default_anchor(names: &[String]) -> Option<(String, f64)> {
-    ["random", "ab:depth=1"]
+    LADDER[..2]
         .iter()
         .find(|a| names.iter().any(|n| n == *a))
         .map(|a| (a.to_string(), 0.0))

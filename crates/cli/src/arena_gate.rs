@@ -50,7 +50,7 @@ impl Gatekeeper for ArenaGate {
             EngineFamily::Mcts => CheckpointPlayers::Network {
                 device: self.device.clone(),
                 search: MctsSettings {
-                    simulations: g.simulations,
+                    simulations: Some(g.simulations),
                     algorithm: run.search.algorithm,
                     ..MctsSettings::default()
                 },

@@ -1,11 +1,11 @@
 //! The options of a labelling search, shared by `nnue-diagnose make-set`
 //! and `relabel`: which evaluation, which tables, how many at once.
 
-use anyhow::{Context, Result, anyhow};
+use crate::engine_choice::load_tablebases;
+use anyhow::{Context, Result};
 use shashki_nnue::load_engine_net;
-use shashki_rules::DrawRules;
 use shashki_search::alphabeta::{EvalWeights, HandEval, StaticEval};
-use shashki_search::tablebase::{self, MAX_TABLEBASE_PIECES, Tablebases};
+use shashki_search::tablebase::Tablebases;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -32,11 +32,7 @@ impl LabelSearchArgs {
 
     /// The tables of `--tablebase`, for games under the official rules.
     pub fn tables(&self) -> Result<Option<Arc<Tablebases>>> {
-        self.tablebase
-            .as_deref()
-            .map(|dir| tablebase::load(dir, DrawRules::default(), MAX_TABLEBASE_PIECES))
-            .transpose()
-            .map_err(|e| anyhow!("--tablebase {e}"))
+        load_tablebases(self.tablebase.as_deref())
     }
 }
 

@@ -16,7 +16,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod arena_args;
 mod arena_gate;
-mod builtin_engine;
 mod commands;
 mod engine_choice;
 mod label_search;

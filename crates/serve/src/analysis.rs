@@ -6,7 +6,7 @@
 //! stream is dropped and the search stops.
 
 use crate::error::{ApiError, ApiResult, WithStatus};
-use crate::players::{Choice, EngineSettings, SearchAsk};
+use crate::players::{EngineSettings, SearchAsk};
 use crate::position::GameRequest;
 use crate::state::{AppState, StopOnDrop, clamp_time};
 use axum::extract::rejection::QueryRejection;
@@ -160,17 +160,13 @@ pub async fn analyse(
             "the game is over ({outcome}): nothing to analyse"
         )));
     }
-    let named = state
-        .opponents
-        .analysis_engine(query.engine.as_deref())
-        .map_err(ApiError::bad_request)?;
     let ask = SearchAsk {
         depth: query.depth,
         threads: query.threads,
     };
-    state
+    let named = state
         .opponents
-        .check_ask(&Choice::Engine(named.clone()), &ask)
+        .analysis_engine(query.engine.as_deref(), &ask)
         .map_err(ApiError::bad_request)?;
     let time = clamp_time(query.time_ms, state.max_analysis, state.max_analysis);
     let permit = state.search_slot()?;

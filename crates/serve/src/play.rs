@@ -81,17 +81,13 @@ pub async fn engine_move(
     }
     let movetime = clamp_time(request.movetime_ms, DEFAULT_MOVETIME, state.max_movetime);
     // The name and the bounds are checked before anything is made.
-    let choice = state
-        .opponents
-        .choose(request.engine.as_deref())
-        .map_err(ApiError::bad_request)?;
     let ask = SearchAsk {
         depth: request.depth,
         threads: request.threads,
     };
-    state
+    let choice = state
         .opponents
-        .check_ask(&choice, &ask)
+        .choose_for(request.engine.as_deref(), &ask)
         .map_err(ApiError::bad_request)?;
     let permit = state.search_slot()?;
     let seed = game.ply() as u64 + 1;

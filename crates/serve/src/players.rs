@@ -164,10 +164,18 @@ impl Opponents {
             .join(", ")
     }
 
+    /// What `name` names, with the request's depth and threads checked
+    /// against the bounds ([`Opponents::check_ask`]).
+    pub fn choose_for(&self, name: Option<&str>, ask: &SearchAsk) -> Result<Choice, String> {
+        let choice = self.choose(name)?;
+        self.check_ask(&choice, ask)?;
+        Ok(choice)
+    }
+
     /// What `name` names (the default engine for `None` or an empty name);
     /// anything else is refused with the choices, and the text asked for is
     /// repeated only when it looks like a name (never a path or a spec).
-    pub fn choose(&self, name: Option<&str>) -> Result<Choice, String> {
+    fn choose(&self, name: Option<&str>) -> Result<Choice, String> {
         let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
             return self
                 .engines
@@ -195,9 +203,14 @@ impl Opponents {
         ))
     }
 
-    /// The named engine for an analysis: an arena player cannot analyse.
-    pub fn analysis_engine(&self, name: Option<&str>) -> Result<NamedEngine, String> {
-        match self.choose(name)? {
+    /// The named engine for an analysis (an arena player cannot analyse),
+    /// the request's depth and threads checked against the bounds.
+    pub fn analysis_engine(
+        &self,
+        name: Option<&str>,
+        ask: &SearchAsk,
+    ) -> Result<NamedEngine, String> {
+        match self.choose_for(name, ask)? {
             Choice::Engine(engine) => Ok(engine),
             Choice::Player(player) => Err(format!(
                 "{:?} is an arena player: it plays but cannot analyse; this server analyses \
@@ -214,7 +227,7 @@ impl Opponents {
 
     /// Checks a request's depth and threads against the bounds; both apply
     /// to engines only (an arena player plays at its spec's settings).
-    pub fn check_ask(&self, choice: &Choice, ask: &SearchAsk) -> Result<(), String> {
+    fn check_ask(&self, choice: &Choice, ask: &SearchAsk) -> Result<(), String> {
         if let Choice::Player(p) = choice
             && (ask.depth.is_some() || ask.threads.is_some())
         {
@@ -244,7 +257,7 @@ impl Opponents {
         Ok(())
     }
 
-    /// A mover for `choice` (checked with [`Opponents::check_ask`]); a
+    /// A mover for `choice` (from [`Opponents::choose_for`]); a
     /// failure here is the server's (an engine that could not be made).
     pub fn mover(&self, choice: &Choice, ask: &SearchAsk, seed: u64) -> Result<Mover, String> {
         match choice {

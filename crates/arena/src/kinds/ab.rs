@@ -1,14 +1,15 @@
 //! `ab:depth=4`, `ab:movetime=100[,threads=2]`, `ab:nodes=20000`: the
 //! reference alpha-beta engine with the hand evaluation (default depth 4;
-//! `threads`: Lazy SMP, default 1). Its options serve `nnue:` too.
+//! `threads`: Lazy SMP, default 1). Its options, its players and its
+//! engines serve `nnue:` and `builtin` too.
 
-use super::Kind;
 use super::options::{number, options};
+use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
 use crate::spec::PlayerKind;
 use shashki_search::alphabeta::StaticEval;
 use shashki_search::tablebase::Tablebases;
-use shashki_search::{AbConfig, AlphaBeta, SearchLimits};
+use shashki_search::{AbConfig, AlphaBeta, Engine, SearchLimits};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,17 +25,21 @@ pub(crate) const KIND: Kind = Kind {
     syntax: "ab:...",
     example: "ab:depth=2,threads=2",
     takes_path: false,
+    options: AB_OPTIONS,
     parse,
 };
+
+/// The options of the alpha-beta kinds.
+pub(crate) const AB_OPTIONS: &[&str] = &["depth", "nodes", "movetime", "threads"];
 
 fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
     let (limits, threads) = ab_options(rest.unwrap_or(""), "ab")?;
     Ok(PlayerKind::AlphaBeta { limits, threads })
 }
 
-/// The limits (`depth`, `nodes`, `movetime`; [`DEFAULT_AB_DEPTH`] when none
-/// is given) and Lazy SMP `threads` of an alpha-beta player's options.
-/// `kind` names the player in errors.
+/// The limits (`depth`, `nodes`, `movetime`, as given: a player without
+/// any searches to [`DEFAULT_AB_DEPTH`]) and Lazy SMP `threads` of an
+/// alpha-beta player's options. `kind` names the player in errors.
 pub(crate) fn ab_options(text: &str, kind: &str) -> Result<(SearchLimits, usize), String> {
     let mut limits = SearchLimits::default();
     let mut threads = 1;
@@ -44,17 +49,46 @@ pub(crate) fn ab_options(text: &str, kind: &str) -> Result<(SearchLimits, usize)
             ("nodes", Some(v)) => limits.nodes = Some(number(key, v)?),
             ("movetime", Some(v)) => limits.movetime = Some(Duration::from_millis(number(key, v)?)),
             ("threads", Some(v)) => threads = number::<usize>(key, v)?.clamp(1, 256),
-            _ => {
-                return Err(format!(
-                    "unknown {kind} option {key:?} (depth, nodes, movetime, threads)"
-                ));
-            }
+            _ => return Err(super::unknown_option(kind, key, AB_OPTIONS)),
         }
     }
-    if limits.is_unlimited() {
-        limits.depth = Some(DEFAULT_AB_DEPTH);
-    }
     Ok((limits, threads))
+}
+
+/// A player's limits: those given, or [`DEFAULT_AB_DEPTH`].
+pub(crate) fn player_limits(limits: SearchLimits) -> SearchLimits {
+    if limits.is_unlimited() {
+        SearchLimits::depth(DEFAULT_AB_DEPTH)
+    } else {
+        limits
+    }
+}
+
+/// The standalone engine of `ab` (and, with its network's `eval`, of
+/// `nnue:` and `builtin`): the engine's own table size.
+pub(crate) fn engine(
+    threads: usize,
+    eval: Option<Box<dyn StaticEval>>,
+    setup: &EngineSetup,
+) -> Box<dyn Engine> {
+    let config = AbConfig {
+        threads,
+        ..AbConfig::default()
+    };
+    Box::new(alpha_beta(config, eval, setup.tablebases.as_ref()))
+}
+
+/// Alpha-beta with `config`, the hand evaluation or `eval`, and the tables.
+fn alpha_beta(
+    config: AbConfig,
+    eval: Option<Box<dyn StaticEval>>,
+    tablebases: Option<&Arc<Tablebases>>,
+) -> AlphaBeta {
+    let engine = match eval {
+        Some(eval) => AlphaBeta::with_eval(config, eval),
+        None => AlphaBeta::new(config),
+    };
+    engine.with_tablebases(tablebases.cloned())
 }
 
 /// Makes an alpha-beta player with the hand evaluation per game.
@@ -93,11 +127,6 @@ impl EnginePlayer {
             threads,
             ..AbConfig::default()
         };
-        let engine = match eval {
-            Some(eval) => AlphaBeta::with_eval(config, eval),
-            None => AlphaBeta::new(config),
-        };
-        let engine = engine.with_tablebases(tablebases.cloned());
-        EnginePlayer::new(Box::new(engine), limits)
+        EnginePlayer::new(Box::new(alpha_beta(config, eval, tablebases)), limits)
     }
 }

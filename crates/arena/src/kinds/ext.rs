@@ -21,6 +21,7 @@ pub(crate) const KIND: Kind = Kind {
     syntax: "ext:\"COMMAND\"@...",
     example: "ext:\"/path/engine --opt, x\"@movetime=100,timeout=900",
     takes_path: false,
+    options: &["depth", "nodes", "movetime", "timeout"],
     parse,
 };
 
@@ -43,11 +44,7 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
             "nodes" => limits.nodes = Some(n),
             "movetime" => limits.movetime = Some(Duration::from_millis(n)),
             "timeout" => timeout = Some(Duration::from_millis(n)),
-            _ => {
-                return Err(format!(
-                    "unknown ext option {key:?} (depth, nodes, movetime, timeout)"
-                ));
-            }
+            _ => return Err(super::unknown_option("ext", key, KIND.options)),
         }
     }
     if limits.is_unlimited() {

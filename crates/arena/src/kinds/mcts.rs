@@ -12,8 +12,8 @@
 //! instead of passing through them: both reproduce the search as it was
 //! before issue 25, for comparisons.
 
-use super::Kind;
 use super::options::{number, options};
+use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
 use crate::spec::{MctsSettings, PlayerKind};
 use rand::SeedableRng;
@@ -34,6 +34,17 @@ pub(crate) const KIND: Kind = Kind {
     syntax: "mcts:...",
     example: "mcts:sims=8,gumbel,rollouts=2",
     takes_path: false,
+    options: &[
+        "sims",
+        "movetime",
+        "threads",
+        "gumbel",
+        "puct",
+        "leaves",
+        "cache",
+        "evaluate_forced",
+        "rollouts",
+    ],
     parse,
 };
 
@@ -45,12 +56,51 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
             let v = value.ok_or("rollouts needs a number")?;
             rollouts = number(key, v)?;
         } else if !search_option(&mut search, key, value)? {
-            return Err(format!(
-                "unknown mcts option {key:?} (sims, movetime, threads, gumbel, puct, leaves, cache, evaluate_forced, rollouts)"
-            ));
+            return Err(super::unknown_option("mcts", key, KIND.options));
         }
     }
     Ok(PlayerKind::Mcts { search, rollouts })
+}
+
+/// The standalone engine: MCTS over `rollouts` random playouts per leaf,
+/// one leaf per call unless `leaves` says otherwise; a cache only when the
+/// spec asks for one.
+pub(crate) fn engine(
+    search: &MctsSettings,
+    rollouts: u32,
+    setup: &EngineSetup,
+) -> Result<Box<dyn Engine>, String> {
+    let engine = MctsEngine::new(
+        RolloutEvaluator::new(rollouts, setup.seed),
+        engine_config(search, 1),
+        setup.seed,
+        "mcts (random rollouts)",
+    )
+    .map_err(|e| e.to_string())?
+    .with_threads(search_threads(search))
+    .with_tablebases(setup.tablebases.clone());
+    Ok(match search.cache_entries {
+        Some(entries) => Box::new(engine.with_cache(entries)),
+        None => Box::new(engine),
+    })
+}
+
+/// The search configuration of a standalone engine: its search's default
+/// simulations (the command's limits decide), `default_leaves` per call
+/// unless the spec says.
+pub(crate) fn engine_config(search: &MctsSettings, default_leaves: u32) -> SearchConfig {
+    let mut config = SearchConfig::with_algorithm(search.algorithm);
+    config.leaves_per_batch = search.leaves_per_batch.unwrap_or(default_leaves).max(1);
+    config.pass_forced_moves = !search.evaluate_forced;
+    config
+}
+
+/// Search threads of a timed player or a standalone engine: as the spec
+/// says, else one per core.
+pub(crate) fn search_threads(search: &MctsSettings) -> usize {
+    search
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Applies an MCTS search option; false if the key is not one.
@@ -60,8 +110,8 @@ pub(crate) fn search_option(
     value: Option<&str>,
 ) -> Result<bool, String> {
     match (key, value) {
-        ("sims", Some(v)) => search.simulations = number::<u32>(key, v)?.max(1),
-        ("leaves", Some(v)) => search.leaves_per_batch = number::<u32>(key, v)?.max(1),
+        ("sims", Some(v)) => search.simulations = Some(number::<u32>(key, v)?.max(1)),
+        ("leaves", Some(v)) => search.leaves_per_batch = Some(number::<u32>(key, v)?.max(1)),
         ("movetime", Some(v)) => {
             search.movetime = Some(Duration::from_millis(number::<u64>(key, v)?.max(1)))
         }
@@ -106,8 +156,8 @@ pub(crate) fn is_timed(search: &MctsSettings, clocked: bool) -> bool {
 }
 
 /// The timed form of an MCTS or network player: an [`MctsEngine`] on its
-/// own threads. A player asking for one leaf per call gets
-/// `default_leaves` (a network wants more to keep it busy).
+/// own threads, `default_leaves` per call unless the spec says (a network
+/// wants more than one to keep it busy).
 pub(crate) fn timed_player<E: Evaluator + 'static>(
     evaluator: E,
     search: &MctsSettings,
@@ -116,12 +166,8 @@ pub(crate) fn timed_player<E: Evaluator + 'static>(
     label: &str,
 ) -> Result<Box<dyn Player>, PlayerFailure> {
     let mut config = play_config(search);
-    if search.leaves_per_batch <= 1 {
-        config.leaves_per_batch = default_leaves.max(1);
-    }
-    let threads = search
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    config.leaves_per_batch = search.leaves_per_batch.unwrap_or(default_leaves).max(1);
+    let threads = search_threads(search);
     // The evaluators here answer from the request alone, so a cache
     // (shared by the threads, kept from move to move) changes no answer.
     let engine = MctsEngine::new(evaluator, config, setup.seed, label)
@@ -140,9 +186,9 @@ pub(crate) fn timed_player<E: Evaluator + 'static>(
 /// The search configuration of a player (not self-play): no root noise,
 /// the most visited move.
 fn play_config(settings: &MctsSettings) -> SearchConfig {
-    let mut config =
-        SearchConfig::with_algorithm(settings.algorithm).with_simulations(settings.simulations);
-    config.leaves_per_batch = settings.leaves_per_batch.max(1);
+    let mut config = SearchConfig::with_algorithm(settings.algorithm)
+        .with_simulations(settings.player_simulations());
+    config.leaves_per_batch = settings.leaves_per_batch.unwrap_or(1).max(1);
     config.root_noise = false;
     config.temperature = 0.0;
     config.pass_forced_moves = !settings.evaluate_forced;

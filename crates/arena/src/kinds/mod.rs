@@ -1,12 +1,16 @@
-//! The table of player kinds: one module per kind gives its prefix, reads
-//! its spec and makes its players; the spec parser, the list splitter
-//! ([`crate::roster::split_spec_list`]) and the checkpoint wildcards
-//! ([`crate::roster::expand_wildcards`]) all read [`KINDS`].
+//! The registry of engine and player kinds: one module per kind gives its
+//! prefix, options and syntax, reads its spec, makes its players for
+//! matches and, where it can, a standalone [`Engine`] for `analyse`,
+//! `play`, `engine`, `hub` and the web board. The spec parser, the list
+//! splitter ([`crate::roster::split_spec_list`]), the checkpoint wildcards
+//! ([`crate::roster::expand_wildcards`]), the binary's `--engine` options
+//! and `shashki serve` all read [`KINDS`].
 //!
 //! | spec | player |
 //! |---|---|
 //! | `random` | uniform random legal moves ([`random`]) |
 //! | `ab:depth=4`, `ab:movetime=100[,threads=2]`, `ab:nodes=20000` | the reference alpha-beta engine (default depth 4; `threads`: Lazy SMP, default 1) ([`ab`]) |
+//! | `builtin[:depth=6]`, `builtin:movetime=100[,threads=2]` | alpha-beta with the shipped NNUE built into the binary (options as `ab`) ([`builtin`]) |
 //! | `nnue:models/x@depth=6`, `@movetime=100[,threads=2]`, `@nodes=N` | alpha-beta with an NNUE model folder (or a training checkpoint) as its evaluation (default depth 4, one thread) ([`nnue`]) |
 //! | `mcts:sims=64[,gumbel][,rollouts=2][,leaves=1]`, `mcts:movetime=1000[,threads=2]` | MCTS over random playouts (default 64 simulations, PUCT) ([`mcts`]) |
 //! | `net:runs/a/ckpt-120@sims=64[,gumbel][,device=cpu][,batch=64]`, `net:models/cpu-2h@movetime=1000[,threads=2][,leaves=16]` | a network checkpoint (file) or exported model (folder) with MCTS ([`net`]) |
@@ -14,13 +18,17 @@
 //!
 //! A player's name (in tables, PDN and the ratings file) is its spec text.
 //! A player with `movetime` (or any player in a match with a clock, `--tc`)
-//! thinks for a time rather than a fixed amount of work.
+//! thinks for a time rather than a fixed amount of work. As a standalone
+//! engine the limits a spec states are the defaults of `analyse` and
+//! `play`; `random` and `ext:` play in matches only.
 //!
 //! A new kind is a module here with its `KIND` entry in [`KINDS`], a
-//! [`PlayerKind`] variant for its settings and an arm in `prepare` (which
-//! makes the kind's [`PlayerMaker`] once per match).
+//! [`PlayerKind`] variant for its settings, an arm in `prepare` (which
+//! makes the kind's [`PlayerMaker`] once per match) and, if it can be a
+//! standalone engine, an arm in [`build_engine`].
 
 pub mod ab;
+pub mod builtin;
 pub mod ext;
 pub mod mcts;
 pub mod net;
@@ -30,7 +38,10 @@ pub mod random;
 
 use crate::player::PlayerMaker;
 use crate::spec::{PlayerKind, PlayerSpec, SpecError};
+use shashki_search::Engine;
+use shashki_search::tablebase::Tablebases;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// One kind of player as written in a spec: `PREFIX` or `PREFIX:REST`.
 #[derive(Clone, Copy, Debug)]
@@ -44,15 +55,18 @@ pub struct Kind {
     /// The rest is `PATH[@options]` with a network's checkpoint or model:
     /// a `*` in the path's last component takes every matching file.
     pub takes_path: bool,
+    /// The option keys the kind reads (`key=value` or flags).
+    pub options: &'static [&'static str],
     /// Reads the text after `PREFIX:` (`None`: no colon) into the kind's
     /// settings; the error says what is wrong.
     parse: fn(Option<&str>) -> Result<PlayerKind, String>,
 }
 
 /// Every kind of player.
-pub static KINDS: [Kind; 6] = [
+pub static KINDS: [Kind; 7] = [
     random::KIND,
     ab::KIND,
+    builtin::KIND,
     nnue::KIND,
     mcts::KIND,
     net::KIND,
@@ -74,6 +88,20 @@ pub fn split_kind(spec: &str) -> Option<(&'static Kind, Option<&str>)> {
     kind(head).map(|k| (k, rest))
 }
 
+/// The error for an option `key` that kind `prefix` does not read.
+pub(crate) fn unknown_option(prefix: &str, key: &str, options: &[&str]) -> String {
+    format!("unknown {prefix} option {key:?} ({})", options.join(", "))
+}
+
+/// Every kind's syntax, for help and errors: `random, ab:..., ...`.
+pub fn syntaxes() -> String {
+    KINDS
+        .iter()
+        .map(|k| k.syntax)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl FromStr for PlayerSpec {
     type Err = SpecError;
 
@@ -83,15 +111,90 @@ impl FromStr for PlayerSpec {
             spec: spec.to_string(),
             reason,
         };
-        let (kind, rest) = split_kind(spec).ok_or_else(|| {
-            let known: Vec<&str> = KINDS.iter().map(|k| k.syntax).collect();
-            fail(format!("unknown player (expected {})", known.join(", ")))
-        })?;
+        let (kind, rest) = split_kind(spec)
+            .ok_or_else(|| fail(format!("unknown player (expected {})", syntaxes())))?;
         Ok(PlayerSpec {
             name: spec.to_string(),
             kind: (kind.parse)(rest).map_err(fail)?,
         })
     }
+}
+
+/// `spec` with `extra` options (`key=value` or flags) appended in its own
+/// syntax (after `:` or `@`), keeping only those its kind reads; the
+/// spec as it was when none applies. How the binary's older `--threads`,
+/// `--batch`, ... flags become options of the one spec.
+pub fn with_options(spec: &str, extra: &[String]) -> String {
+    let spec = spec.trim();
+    let Some((kind, rest)) = split_kind(spec) else {
+        return spec.to_string();
+    };
+    let applies = |option: &&String| {
+        let key = option.split('=').next().unwrap_or("");
+        kind.options.contains(&key)
+    };
+    let extra: Vec<&String> = extra.iter().filter(applies).collect();
+    if extra.is_empty() {
+        return spec.to_string();
+    }
+    let joined = extra
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    let has_options = match rest {
+        None => false,
+        Some(rest) if kind.takes_path => options::path_and_options(rest).1.is_some(),
+        Some(rest) => !rest.trim().is_empty(),
+    };
+    match (rest, has_options) {
+        (_, true) => format!("{spec},{joined}"),
+        (Some(_), false) if kind.takes_path => format!("{spec}@{joined}"),
+        (Some(rest), false) if rest.trim().is_empty() => format!("{spec}{joined}"),
+        _ => format!("{spec}:{joined}"),
+    }
+}
+
+/// What a standalone engine is built with beside its spec.
+#[derive(Clone, Debug, Default)]
+pub struct EngineSetup {
+    /// Seed of the engine's random choices (MCTS).
+    pub seed: u64,
+    /// Tables the search probes.
+    pub tablebases: Option<Arc<Tablebases>>,
+}
+
+/// True if `kind` can be a standalone engine (not `random`, not `ext:`).
+pub fn builds_engine(kind: &PlayerKind) -> bool {
+    !matches!(kind, PlayerKind::Random | PlayerKind::External { .. })
+}
+
+/// The standalone engine of `spec` (its stated limits are the caller's to
+/// apply, see [`PlayerKind::stated_limits`]); the error names the spec.
+pub fn build_engine(spec: &PlayerSpec, setup: &EngineSetup) -> Result<Box<dyn Engine>, SpecError> {
+    let fail = |reason: String| SpecError {
+        spec: spec.name.clone(),
+        reason,
+    };
+    match &spec.kind {
+        &PlayerKind::AlphaBeta { threads, .. } => Ok(ab::engine(threads, None, setup)),
+        &PlayerKind::Builtin { threads, .. } => builtin::engine(threads, setup),
+        PlayerKind::Nnue { path, threads, .. } => nnue::engine(path, *threads, setup),
+        PlayerKind::Mcts { search, rollouts } => mcts::engine(search, *rollouts, setup),
+        PlayerKind::Net {
+            path,
+            search,
+            device,
+            kernels,
+            ..
+        } => net::engine(path, search, device, *kernels, setup),
+        PlayerKind::Random | PlayerKind::External { .. } => Err(
+            "plays in matches only (rate, match, the board's opponents); an engine that \
+             analyses is builtin, ab, nnue:PATH, mcts or net:PATH"
+                .to_string(),
+        ),
+    }
+    .map_err(fail)
 }
 
 /// Prepares what the games of one match share for `spec` (a network is
@@ -100,7 +203,14 @@ impl FromStr for PlayerSpec {
 pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String> {
     Ok(match &spec.kind {
         PlayerKind::Random => Box::new(random::Maker),
-        &PlayerKind::AlphaBeta { limits, threads } => Box::new(ab::Maker { limits, threads }),
+        &PlayerKind::AlphaBeta { limits, threads } => Box::new(ab::Maker {
+            limits: ab::player_limits(limits),
+            threads,
+        }),
+        &PlayerKind::Builtin { limits, threads } => {
+            let net = builtin::builtin_net().map_err(|e| e.to_string())?;
+            Box::new(nnue::Maker::new(Arc::new(net), &spec.name, limits, threads))
+        }
         PlayerKind::Nnue {
             path,
             limits,
@@ -128,7 +238,6 @@ pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::ab::DEFAULT_AB_DEPTH;
     use crate::kinds::ext::DEFAULT_EXT_MOVETIME_MS;
     use shashki_search::{Algorithm, SearchLimits};
     use std::path::PathBuf;
@@ -158,10 +267,84 @@ mod tests {
         assert_eq!(
             parse("ab"),
             PlayerKind::AlphaBeta {
-                limits: SearchLimits::depth(DEFAULT_AB_DEPTH),
+                limits: SearchLimits::default(),
                 threads: 1
+            },
+            "limits as stated: a player applies its default depth"
+        );
+        assert_eq!(
+            parse("builtin:movetime=100,threads=2"),
+            PlayerKind::Builtin {
+                limits: SearchLimits::movetime(Duration::from_millis(100)),
+                threads: 2
             }
         );
+    }
+
+    #[test]
+    fn older_flags_become_options_of_the_spec() {
+        let extra = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let t2 = extra(&["threads=2", "leaves=8"]);
+        assert_eq!(with_options("builtin", &t2), "builtin:threads=2");
+        assert_eq!(with_options("ab:depth=3", &t2), "ab:depth=3,threads=2");
+        assert_eq!(with_options("nnue:m/x", &t2), "nnue:m/x@threads=2");
+        assert_eq!(
+            with_options("net:m/x@sims=4", &t2),
+            "net:m/x@sims=4,threads=2,leaves=8"
+        );
+        assert_eq!(with_options("mcts", &t2), "mcts:threads=2,leaves=8");
+        assert_eq!(with_options("random", &t2), "random");
+        assert_eq!(
+            with_options("net:m/x", &extra(&["evaluate_forced"])),
+            "net:m/x@evaluate_forced"
+        );
+        for spec in [
+            "builtin:threads=2",
+            "ab:depth=3,threads=2",
+            "net:m/x@sims=4,threads=2,leaves=8",
+        ] {
+            assert!(spec.parse::<PlayerSpec>().is_ok(), "{spec}");
+        }
+    }
+
+    #[test]
+    fn the_builtin_model_plays_in_matches() {
+        let factory = crate::PlayerFactory::from_text("builtin:depth=2").unwrap();
+        let setup = crate::GameSetup {
+            seed: 1,
+            clocked: false,
+            tablebases: None,
+        };
+        let mut player = factory.create_for_game(&setup).unwrap();
+        let game = shashki_rules::Game::new(shashki_rules::Position::startpos());
+        let mv = player.choose_move(&game).unwrap();
+        assert!(game.legal_moves().iter().any(|m| *m == mv));
+    }
+
+    #[test]
+    fn engines_are_built_from_the_same_specs() {
+        let setup = EngineSetup::default();
+        let build = |s: &str| build_engine(&s.parse().unwrap(), &setup);
+        let ab = build("ab:threads=2").unwrap();
+        assert_eq!(ab.description(), "alpha-beta (hand evaluation, 2 threads)");
+        let builtin = build("builtin").unwrap();
+        assert!(
+            builtin
+                .description()
+                .contains("built-in nnue models/nnue-2h")
+        );
+        assert_eq!(
+            build("mcts").unwrap().description(),
+            "mcts (random rollouts)"
+        );
+        for only_matches in ["random", "ext:/bin/true"] {
+            let e = build(only_matches).err().unwrap();
+            assert!(e.reason.contains("matches only"), "{e}");
+            assert!(!builds_engine(
+                &only_matches.parse::<PlayerSpec>().unwrap().kind
+            ));
+        }
+        assert!(build("nnue:/no/such/model").is_err());
     }
 
     #[test]
@@ -178,7 +361,7 @@ mod tests {
             parse("nnue:\"my models/x\""),
             PlayerKind::Nnue {
                 path: PathBuf::from("my models/x"),
-                limits: SearchLimits::depth(DEFAULT_AB_DEPTH),
+                limits: SearchLimits::default(),
                 threads: 1
             }
         );
@@ -198,7 +381,7 @@ mod tests {
             PlayerKind::Mcts { search, rollouts } => {
                 assert_eq!(
                     (search.simulations, search.algorithm, rollouts),
-                    (32, Algorithm::Gumbel, 3)
+                    (Some(32), Algorithm::Gumbel, 3)
                 );
             }
             other => panic!("{other:?}"),
@@ -213,7 +396,7 @@ mod tests {
                 assert_eq!(path, PathBuf::from("runs/a/ckpt-120"));
                 assert_eq!(
                     (search.simulations, search.algorithm),
-                    (64, Algorithm::Puct)
+                    (Some(64), Algorithm::Puct)
                 );
                 assert_eq!(device, "cpu");
             }

@@ -5,15 +5,19 @@
 //! service; a timed player (default 16 leaves per call) searches on the
 //! network directly with its own threads.
 
-use super::Kind;
-use super::mcts::{EvalSource, MctsPlayer, is_timed, search_option, timed_player};
+use super::mcts::{
+    EvalSource, MctsPlayer, engine_config, is_timed, search_option, search_threads, timed_player,
+};
 use super::options::{network_path_and_options, number, options};
+use super::{EngineSetup, Kind};
 use crate::player::{GameSetup, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
 use crate::spec::{MctsSettings, PlayerKind};
 use shashki_net::InferenceKernels;
-use shashki_search::Evaluator;
 use shashki_search::batching::{BatchStats, BatchingEvaluator};
-use std::path::PathBuf;
+use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
+use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::{Engine, Evaluator};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Leaves per thread and network call of a timed network player that does
@@ -26,6 +30,19 @@ pub(crate) const KIND: Kind = Kind {
     syntax: "net:PATH@...",
     example: "net:runs/a/ckpt-120@sims=64,gumbel,batch=8",
     takes_path: true,
+    options: &[
+        "sims",
+        "movetime",
+        "threads",
+        "gumbel",
+        "puct",
+        "leaves",
+        "cache",
+        "evaluate_forced",
+        "device",
+        "batch",
+        "kernels",
+    ],
     parse,
 };
 
@@ -42,9 +59,7 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
             ("kernels", Some(v)) => kernels = v.parse()?,
             _ => {
                 if !search_option(&mut search, key, value)? {
-                    return Err(format!(
-                        "unknown net option {key:?} (sims, movetime, threads, gumbel, puct, leaves, cache, evaluate_forced, device, batch, kernels)"
-                    ));
+                    return Err(super::unknown_option("net", key, KIND.options));
                 }
             }
         }
@@ -56,6 +71,30 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
         kernels,
         batch: batch.max(1),
     })
+}
+
+/// The standalone engine: MCTS on the network at `path` (16 leaves per
+/// thread and call unless the spec says), its cache shared by the threads
+/// and kept from move to move.
+pub(crate) fn engine(
+    path: &Path,
+    search: &MctsSettings,
+    device: &str,
+    kernels: InferenceKernels,
+    setup: &EngineSetup,
+) -> Result<Box<dyn Engine>, String> {
+    let evaluator = crate::net::load_evaluator(path, device, kernels)?;
+    let engine = MctsEngine::new(
+        SharedEvaluator(evaluator),
+        engine_config(search, TIMED_LEAVES),
+        setup.seed,
+        format!("mcts with the network {}", path.display()),
+    )
+    .map_err(|e| e.to_string())?
+    .with_threads(search_threads(search))
+    .with_tablebases(setup.tablebases.clone())
+    .with_cache(search.cache_entries.unwrap_or(DEFAULT_CACHE_ENTRIES));
+    Ok(Box::new(engine))
 }
 
 /// Holds the network the games of a match share, behind its batching

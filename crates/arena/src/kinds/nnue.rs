@@ -3,13 +3,13 @@
 //! evaluation (default depth 4, one thread). The network is loaded and
 //! quantized once per match.
 
-use super::Kind;
-use super::ab::ab_options;
+use super::ab::{AB_OPTIONS, ab_options, player_limits};
 use super::options::network_path_and_options;
+use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
 use crate::spec::PlayerKind;
 use shashki_nnue::{NnueEval, QuantNet};
-use shashki_search::SearchLimits;
+use shashki_search::{Engine, SearchLimits};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -19,6 +19,7 @@ pub(crate) const KIND: Kind = Kind {
     syntax: "nnue:PATH@...",
     example: "nnue:models/nnue-2h@depth=6,threads=2",
     takes_path: true,
+    options: AB_OPTIONS,
     parse,
 };
 
@@ -30,6 +31,16 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
         limits,
         threads,
     })
+}
+
+/// The standalone engine: alpha-beta with the network at `path`.
+pub(crate) fn engine(
+    path: &Path,
+    threads: usize,
+    setup: &EngineSetup,
+) -> Result<Box<dyn Engine>, String> {
+    let eval = shashki_nnue::load_evaluator(path).map_err(|e| e.to_string())?;
+    Ok(super::ab::engine(threads, Some(Box::new(eval)), setup))
 }
 
 /// Holds the quantized network the games of a match share.
@@ -49,12 +60,23 @@ impl Maker {
         threads: usize,
     ) -> Result<Maker, String> {
         let net = shashki_nnue::load_engine_net(path).map_err(|e| e.to_string())?;
-        Ok(Maker {
-            net: Arc::new(net),
+        Ok(Maker::new(Arc::new(net), name, limits, threads))
+    }
+
+    /// The player called `name` with `net` at `limits` (as its spec gives
+    /// them) on `threads` threads.
+    pub(crate) fn new(
+        net: Arc<QuantNet>,
+        name: &str,
+        limits: SearchLimits,
+        threads: usize,
+    ) -> Maker {
+        Maker {
+            net,
             name: name.to_string(),
-            limits,
+            limits: player_limits(limits),
             threads,
-        })
+        }
     }
 }
 

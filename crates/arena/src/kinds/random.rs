@@ -14,6 +14,7 @@ pub(crate) const KIND: Kind = Kind {
     syntax: "random",
     example: "random",
     takes_path: false,
+    options: &[],
     parse,
 };
 

@@ -33,8 +33,9 @@ pub fn run(args: Args) -> Result<()> {
         None => Position::startpos(),
     };
     let game = Game::new(position);
-    let limits = args.limits.limits_for(&args.engine.engine)?;
-    let mut engine = args.engine.build()?;
+    let spec = args.engine.spec()?;
+    let limits = args.limits.limits_for(&spec)?;
+    let mut engine = args.engine.build(&spec)?;
     println!("{position}");
     println!("engine: {}", engine.description());
     if let Some(outcome) = game.outcome() {

@@ -15,12 +15,14 @@
 //! 3. Time law: `go movetime 50` on endgames that once hung MCTS, one-move
 //!    and lost positions; the largest overshoot past the limit.
 
-use crate::engine_choice::{EngineArgs, EngineChoice};
+use crate::engine_choice::EngineArgs;
 use anyhow::{Result, anyhow, bail};
 use rand::SeedableRng;
 use rand::prelude::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use shashki_arena::net::load_evaluator;
+use shashki_arena::{PlayerKind, PlayerSpec};
+use shashki_net::InferenceKernels;
 use shashki_rules::{Game, Position};
 use shashki_search::{EvalRequest, Evaluation, SearchLimits};
 use std::time::{Duration, Instant};
@@ -68,13 +70,19 @@ fn random_positions(count: usize, plies: usize, seed: u64) -> Vec<Game> {
         .collect()
 }
 
-/// Positions per second of the network alone at batch `batch`, over about
-/// two seconds.
-fn raw_throughput(args: &Args, batch: usize) -> Result<Option<f64>> {
-    let EngineChoice::Net(path) = &args.engine.engine else {
+/// Positions per second of the network of a `net:` engine alone at batch
+/// `batch`, over about two seconds, and the kernels that ran it.
+fn raw_throughput(spec: &PlayerSpec, batch: usize) -> Result<Option<(f64, InferenceKernels)>> {
+    let PlayerKind::Net {
+        path,
+        device,
+        kernels,
+        ..
+    } = &spec.kind
+    else {
         return Ok(None);
     };
-    let evaluator = load_evaluator(path, "cpu", args.engine.kernels).map_err(|e| anyhow!("{e}"))?;
+    let evaluator = load_evaluator(path, device, *kernels).map_err(|e| anyhow!("{e}"))?;
     let games = random_positions(batch, 12, 7);
     let moves: Vec<Vec<_>> = games
         .iter()
@@ -97,7 +105,10 @@ fn raw_throughput(args: &Args, batch: usize) -> Result<Option<f64>> {
         evaluator.evaluate(&requests, &mut out);
         evaluated += batch;
     }
-    Ok(Some(evaluated as f64 / start.elapsed().as_secs_f64()))
+    Ok(Some((
+        evaluated as f64 / start.elapsed().as_secs_f64(),
+        *kernels,
+    )))
 }
 
 /// Runs `shashki bench-search`.
@@ -105,14 +116,16 @@ pub fn run(args: Args) -> Result<()> {
     if args.raw_batch == 0 || args.positions == 0 || args.movetime == 0 {
         bail!("--raw-batch, --positions and --movetime must be positive");
     }
-    let raw = raw_throughput(&args, args.raw_batch)?;
-    if let Some(rate) = raw {
+    let spec = args.engine.spec()?;
+    let raw = raw_throughput(&spec, args.raw_batch)?;
+    if let Some((rate, kernels)) = raw {
         println!(
-            "raw evaluator ({} kernels), batch {}: {rate:.0} positions/s",
-            args.engine.kernels, args.raw_batch
+            "raw evaluator ({kernels} kernels), batch {}: {rate:.0} positions/s",
+            args.raw_batch
         );
     }
-    let mut engine = args.engine.build()?;
+    let raw = raw.map(|(rate, _)| rate);
+    let mut engine = args.engine.build(&spec)?;
     println!("engine: {}", engine.description());
     let movetime = Duration::from_millis(args.movetime);
     let (mut nodes, mut spent, mut worst) = (0u64, Duration::ZERO, Duration::ZERO);

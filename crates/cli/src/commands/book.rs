@@ -4,7 +4,7 @@
 //! how many positions each band would hold. The logic is in
 //! `shashki_arena::book`.
 
-use crate::engine_choice::{EngineArgs, EngineChoice, default_threads};
+use crate::engine_choice::{EngineArgs, default_threads, engine_of};
 use crate::signals::stop_on_signals;
 use anyhow::{Context, Result, anyhow, bail};
 use shashki_arena::OpeningBook;
@@ -220,23 +220,18 @@ fn limits_text(limits: &SearchLimits) -> String {
 }
 
 fn score(args: ScoreArgs) -> Result<()> {
-    if matches!(
-        args.engine.engine,
-        EngineChoice::Mcts | EngineChoice::Net(_)
-    ) {
+    let spec = args.engine.spec()?;
+    if spec.kind.is_tree_search() {
         bail!(
             "--engine {}: a book needs scores in centi-men; use an alpha-beta engine \
              (builtin, ab or nnue:PATH)",
-            args.engine.engine
+            spec.name
         );
     }
     let stop = stop_on_signals()?;
     let tablebases = args.engine.tablebases()?;
-    let make = || {
-        args.engine
-            .build_with(tablebases.clone())
-            .map_err(|e| format!("{e:#}"))
-    };
+    let make =
+        || engine_of(&spec, args.engine.seed, tablebases.clone()).map_err(|e| format!("{e:#}"));
     let mut engine_text = make().map_err(|e| anyhow!(e))?.description();
     if let Some(dir) = &args.engine.tablebase {
         engine_text.push_str(&format!(", tablebases {}", dir.display()));

@@ -19,7 +19,7 @@ pub fn engine_name() -> String {
 
 /// Runs `shashki engine` until `quit` or the end of input.
 pub fn run(args: Args) -> Result<()> {
-    let mut engine = args.engine.build()?;
+    let mut engine = args.engine.build(&args.engine.protocol_spec()?)?;
     let stdin = std::io::BufReader::new(std::io::stdin());
     serve(engine.as_mut(), &engine_name(), stdin, std::io::stdout())?;
     Ok(())

@@ -15,7 +15,7 @@ pub struct Args {
 
 /// Runs `shashki hub` until `quit` or the end of input.
 pub fn run(args: Args) -> Result<()> {
-    let mut engine = args.engine.build()?;
+    let mut engine = args.engine.build(&args.engine.protocol_spec()?)?;
     let identity = Identity {
         name: "Shashki Zero".to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),

@@ -93,8 +93,9 @@ fn play(args: Args, input: &mut impl BufRead, out: &mut impl Write) -> Result<()
         None => Position::startpos(),
     };
     let mut game = Game::new(start);
-    let limits = args.limits.limits_for(&args.engine.engine)?;
-    let mut engine = args.engine.build()?;
+    let spec = args.engine.spec()?;
+    let limits = args.limits.limits_for(&spec)?;
+    let mut engine = args.engine.build(&spec)?;
     writeln!(
         out,
         "You play {} against {}. Type `moves` for the legal moves, `quit` to stop.",

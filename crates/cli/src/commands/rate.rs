@@ -10,18 +10,34 @@
 use crate::arena_args::{OutputOptions, PlayOptions, anchor};
 use anyhow::{Result, anyhow, bail};
 use shashki_arena::Pairing;
+use shashki_arena::kinds::KINDS;
 use shashki_arena::roster::read_players;
 use shashki_arena::tournament::{gauntlet, round_robin};
 use std::path::PathBuf;
 
+/// `--players`' help: every kind of the registry with an example.
+fn players_help() -> String {
+    let kinds: Vec<String> = KINDS
+        .iter()
+        .map(|k| format!("  {:<16} e.g. {}", k.syntax, k.example))
+        .collect();
+    format!(
+        "Comma-separated players, of the kinds (a `*` in the file name of a kind with a \
+         path takes every matching checkpoint):\n{}",
+        kinds.join("\n")
+    )
+}
+
 /// Options of `shashki rate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Comma-separated players: `random`, `ab:depth=N`, `ab:movetime=MS`,
-    /// `mcts:sims=N[,gumbel]`, `net:PATH@sims=N[,gumbel]`,
-    /// `nnue:PATH@depth=N|movetime=MS` (a `*` in the file name of net: or
-    /// nnue: takes every matching checkpoint), `ext:"COMMAND"@movetime=MS`.
-    #[arg(long, required_unless_present_any = ["ladder", "players_file"])]
+    /// Comma-separated players (the kinds below; a `*` in the file name of
+    /// a kind with a path takes every matching checkpoint).
+    #[arg(
+        long,
+        required_unless_present_any = ["ladder", "players_file"],
+        long_help = players_help()
+    )]
     players: Option<String>,
     /// Players from a TOML file: `players = ["random", "ab:depth=4"]` and/or
     /// `[[player]]` tables with `spec` and an optional display `name`.

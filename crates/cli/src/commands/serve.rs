@@ -3,12 +3,11 @@
 //! `--engine [NAME=]SPEC` and each player of `--players-file` under its
 //! name, and `builtin` always. Requests pick among these names only.
 
-use crate::engine_choice::{EngineArgs, EngineChoice};
+use crate::engine_choice::{EngineOptions, engine_of, load_tablebases};
 use anyhow::{Context, Result, anyhow, bail};
+use shashki_arena::kinds::builds_engine;
 use shashki_arena::roster::parse_players_file;
-use shashki_arena::{PlayerFactory, PlayerSpec};
-use shashki_net::InferenceKernels;
-use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
+use shashki_arena::{PlayerFactory, PlayerKind, PlayerSpec};
 use shashki_search::tablebase::Tablebases;
 use shashki_serve::{EngineMaker, EngineSettings, NamedEngine, NamedPlayer, ServeOptions, Server};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -30,10 +29,12 @@ pub struct Args {
     port: u16,
     /// An engine the page may play and analyse with, optionally under a
     /// name (repeat for more; the first is the default, `builtin` is always
-    /// offered). The forms of `shashki analyse --engine` (`builtin`, `ab`,
-    /// `mcts`, `nnue:PATH`, `net:PATH`) play and analyse; any other arena
-    /// player spec (`ab:depth=6`, `net:PATH@batch=16`, `ext:"/path/engine"`,
-    /// `random`) is an opponent. Requests name these, never a spec or path.
+    /// offered), a player spec as `shashki rate` reads it. An engine that
+    /// runs on its own (`builtin`, `ab`, `mcts`, `nnue:PATH`, `net:PATH`,
+    /// with options such as `threads=2` but no limits) plays and analyses
+    /// at the request's limits; any other spec (`ab:depth=6`,
+    /// `net:PATH@sims=64`, `ext:"/path/engine"`, `random`) is an opponent
+    /// at its own settings. Requests name these, never a spec or path.
     #[arg(long = "engine", value_name = "[NAME=]SPEC")]
     engines: Vec<String>,
     /// A players file (TOML, as `shashki rate --players-file` reads): each
@@ -53,27 +54,14 @@ pub struct Args {
     /// Seed of the engines' random choices (MCTS).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Search threads of the engines unless a request asks for others
-    /// (within the machine's cores); as in `shashki analyse --threads`.
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Leaves per MCTS batch of the engines; as in `shashki analyse --batch`.
-    #[arg(long)]
-    batch: Option<u32>,
     /// Endgame tablebase folder: the position view shows the tables'
     /// verdict and every engine and player probes them.
     #[arg(long, value_name = "DIR")]
     tablebase: Option<PathBuf>,
-    /// Evaluations a network engine caches; as in `shashki analyse --cache`.
-    #[arg(long, default_value_t = DEFAULT_CACHE_ENTRIES, value_name = "ENTRIES")]
-    cache: usize,
-    /// Which code runs a network engine's net; as in `shashki analyse
-    /// --kernels`.
-    #[arg(long, default_value_t = InferenceKernels::PLAY, value_name = "KERNELS")]
-    kernels: InferenceKernels,
-    /// Evaluate forced moves like any other (MCTS), for comparisons.
-    #[arg(long)]
-    evaluate_forced: bool,
+    /// The engines' options as in `shashki analyse` (a request may ask for
+    /// other threads, within the machine's cores).
+    #[command(flatten)]
+    options: EngineOptions,
     /// A PDN file the page may open (repeat for more); only these files are
     /// served.
     #[arg(long = "pdn", value_name = "FILE")]
@@ -100,30 +88,6 @@ pub struct Args {
     max_body_mb: usize,
 }
 
-impl Args {
-    /// The engine settings of `shashki analyse` for `engine`.
-    fn engine_args(&self, engine: EngineChoice) -> EngineArgs {
-        EngineArgs {
-            engine,
-            seed: self.seed,
-            threads: self.threads,
-            batch: self.batch,
-            tablebase: self.tablebase.clone(),
-            cache: self.cache,
-            kernels: self.kernels,
-            evaluate_forced: self.evaluate_forced,
-        }
-    }
-}
-
-/// What one `--engine` names.
-enum Offer {
-    /// An engine of `shashki analyse` (plays and analyses).
-    Engine(EngineChoice),
-    /// An arena player (plays only).
-    Player(PlayerSpec),
-}
-
 /// `[NAME=]SPEC`: a name is letters, digits and `_.+-` before the first
 /// `=` (a spec's own `=` comes after its `:`).
 fn split_name(text: &str) -> (Option<&str>, &str) {
@@ -141,38 +105,43 @@ fn split_name(text: &str) -> (Option<&str>, &str) {
     }
 }
 
-/// A spec without `@` options that `shashki analyse` reads is an engine;
-/// anything else must be an arena player spec.
-fn read_offer(spec: &str) -> Result<Offer> {
-    if !spec.contains('@')
-        && let Ok(choice) = spec.parse::<EngineChoice>()
-    {
-        return Ok(Offer::Engine(choice));
-    }
-    let spec: PlayerSpec = spec.parse().map_err(|e| anyhow!("--engine {e}"))?;
-    Ok(Offer::Player(spec))
+/// True if `spec` is offered as an engine (it plays and analyses at the
+/// request's limits): a kind that runs on its own, stating no limits.
+/// Anything else is an arena player that plays at its spec's settings.
+fn is_engine(spec: &PlayerSpec) -> bool {
+    builds_engine(&spec.kind) && spec.kind.stated_limits().is_unlimited()
 }
 
-/// `choice` under `name`, built once here (a missing network fails now)
-/// and again for every search with the request's threads.
+/// The engine `spec` (as written: `text`) under `name`, built once here (a
+/// missing network fails now) and again for every search with the
+/// request's threads; the engine flags are its options.
 fn named_engine(
     args: &Args,
     name: Option<&str>,
-    choice: EngineChoice,
+    text: &str,
     tb: &Option<Arc<Tablebases>>,
 ) -> Result<NamedEngine> {
-    let engine_args = args.engine_args(choice.clone());
-    let description = engine_args.build_with(tb.clone())?.description();
-    let tb = tb.clone();
+    let spec = args.options.spec(text, "--engine")?;
+    let description = engine_of(&spec, args.seed, tb.clone())?.description();
+    let name = name.unwrap_or(text).to_string();
+    let (text, options, seed, tb) = (
+        text.to_string(),
+        args.options.clone(),
+        args.seed,
+        tb.clone(),
+    );
     let make: EngineMaker = Arc::new(move |settings: &EngineSettings| {
-        let args = EngineArgs {
-            threads: settings.threads.or(engine_args.threads),
-            ..engine_args.clone()
+        let options = EngineOptions {
+            threads: settings.threads.or(options.threads),
+            ..options.clone()
         };
-        args.build_with(tb.clone()).map_err(|e| format!("{e:#}"))
+        let spec = options
+            .spec(&text, "--engine")
+            .map_err(|e| format!("{e:#}"))?;
+        engine_of(&spec, seed, tb.clone()).map_err(|e| format!("{e:#}"))
     });
     Ok(NamedEngine {
-        name: name.map_or_else(|| choice.to_string(), str::to_string),
+        name,
         description,
         make,
     })
@@ -199,20 +168,18 @@ fn offers(
     let (mut engines, mut players) = (Vec::new(), Vec::new());
     let mut has_builtin = false;
     for text in &args.engines {
-        let (name, spec) = split_name(text.trim());
-        match read_offer(spec)? {
-            Offer::Engine(choice) => {
-                has_builtin |= choice == EngineChoice::Builtin;
-                engines.push(named_engine(args, name, choice, tb)?);
-            }
-            Offer::Player(spec) => {
-                let description = format!("arena player {}", spec.name);
-                players.push(named_player(name, spec, description)?);
-            }
+        let (name, text) = split_name(text.trim());
+        let spec: PlayerSpec = text.parse().map_err(|e| anyhow!("--engine {e}"))?;
+        if is_engine(&spec) {
+            has_builtin |= matches!(spec.kind, PlayerKind::Builtin { .. });
+            engines.push(named_engine(args, name, text, tb)?);
+        } else {
+            let description = format!("arena player {}", spec.name);
+            players.push(named_player(name, spec, description)?);
         }
     }
     if !has_builtin {
-        engines.push(named_engine(args, None, EngineChoice::Builtin, tb)?);
+        engines.push(named_engine(args, None, "builtin", tb)?);
     }
     if let Some(path) = &args.players_file {
         let text = std::fs::read_to_string(path)
@@ -246,7 +213,7 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     }
-    let tb = args.engine_args(EngineChoice::Builtin).tablebases()?;
+    let tb = load_tablebases(args.tablebase.as_deref())?;
     let (engines, players) = offers(&args, &tb)?;
     let loopback = args.host.is_loopback();
     let token = match (&args.token, loopback) {
@@ -295,12 +262,15 @@ mod tests {
             split_name("ext:\"/bin/x --a=b\""),
             (None, "ext:\"/bin/x --a=b\"")
         );
-        assert!(matches!(read_offer("nnue:models/x"), Ok(Offer::Engine(_))));
-        assert!(matches!(
-            read_offer("nnue:models/x@depth=6"),
-            Ok(Offer::Player(_))
-        ));
-        assert!(matches!(read_offer("random"), Ok(Offer::Player(_))));
-        assert!(read_offer("nonsense:x").is_err());
+        let spec = |text: &str| text.parse::<PlayerSpec>().unwrap();
+        assert!(is_engine(&spec("nnue:models/x")));
+        assert!(is_engine(&spec("nnue:models/x@threads=2")));
+        assert!(
+            !is_engine(&spec("nnue:models/x@depth=6")),
+            "plays at its depth"
+        );
+        assert!(!is_engine(&spec("random")));
+        assert!(!is_engine(&spec("ext:/bin/engine")));
+        assert!("nonsense:x".parse::<PlayerSpec>().is_err());
     }
 }
