@@ -104,7 +104,7 @@ impl Drop for TempModel {
 /// An untrained MCTS net of the shipped model's shape (same kind and
 /// size), exported to a temporary folder, fails the shipped model's test.
 fn untrained_mcts_net_fails(model: &str, opponent: &str) {
-    let shipped = shashki_arena::net::load_checkpoint(&shipped(model)).unwrap();
+    let shipped = shashki_arena::load_network::load_checkpoint(&shipped(model)).unwrap();
     let untrained = Net::init(&shipped.config, 1, &Device::flex()).unwrap();
     let checkpoint = Checkpoint::from_net(&untrained, 0, None).unwrap();
     let dir = TempModel::new(&format!("untrained-{model}"));

@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn in_memory_evaluators_play_through_the_batching_service() {
         let eval: Arc<dyn Evaluator> =
-            Arc::new(shashki_search::evaluators::UniformEvaluator::draw());
+            Arc::new(shashki_search::stand_ins::UniformEvaluator::draw());
         let f = PlayerFactory::with_evaluator(
             "uniform",
             eval,

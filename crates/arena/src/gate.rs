@@ -8,7 +8,7 @@
 use crate::factory::PlayerFactory;
 use crate::journal::Journal;
 use crate::matches::{Control, MatchReport, MatchSettings};
-use crate::rating::{PairWatch, play_pairing};
+use crate::rating_run::{PairWatch, play_pairing};
 use crate::score::PairingSummary;
 use crate::spec::{MctsSettings, PlayerKind, PlayerSpec};
 use crate::sprt::{DEFAULT_MIN_GAMES, EloModel, Sprt, SprtConfig, SprtDecision};
@@ -281,8 +281,11 @@ impl CheckpointPlayers {
                 batch,
             } => {
                 // Gating belongs to training: burn's folded net, as self-play.
-                let evaluator =
-                    crate::net::load_evaluator(path, device, shashki_net::InferenceKernels::Burn)?;
+                let evaluator = crate::load_network::load_evaluator(
+                    path,
+                    device,
+                    shashki_net::InferenceKernels::Burn,
+                )?;
                 Ok(PlayerFactory::with_evaluator(
                     &name, evaluator, *search, *batch,
                 ))

@@ -4,10 +4,10 @@
 //! the PDN file (same players, same round) are not played or counted again,
 //! so rerunning an interrupted command goes on from where it stopped.
 
-use crate::atomic::write_atomic;
 use crate::matches::{GameRecord, today};
-use crate::ratings::{RatingsError, RatingsFile};
+use crate::ratings_file::{RatingsError, RatingsFile};
 use crate::score::{Pentanomial, Wdl};
+use shashki_atomic::write_atomic;
 use shashki_rules::{read_pdn, write_pdn};
 use std::collections::HashSet;
 use std::path::PathBuf;

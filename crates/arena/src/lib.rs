@@ -12,7 +12,7 @@
 //!   [`PlayerMaker`]; [`factory`]: [`PlayerFactory`], a player prepared
 //!   once per match (a network loaded once and served to every game through
 //!   one batching service); [`external`]: the engine-protocol client;
-//!   [`net`]: loading network checkpoints and models.
+//!   [`load_network`]: loading network checkpoints and models.
 //! - [`roster`]: the players of a run from text: comma-separated lists,
 //!   checkpoint wildcards, players files, the ladder.
 //! - [`openings`]: the built-in books (the unbalanced default, the usual
@@ -22,7 +22,7 @@
 //! - [`matches`](mod@matches): parallel matches, each opening played with colours
 //!   swapped, forfeits for failing engines, PDN output; [`clock`]: game
 //!   clocks (`--tc 60+1`) and time forfeits.
-//! - [`rating`]: a rating run's pairings and outputs, and the one call that
+//! - [`rating_run`]: a rating run's pairings and outputs, and the one call that
 //!   plays a pairing for `match`, `rate` and the gate; [`journal`]: its
 //!   resumable record (PDN and ratings file, written as each pair ends).
 //! - [`gate`](mod@gate): candidate vs best by SPRT or a fixed number of games, and a
@@ -32,14 +32,13 @@
 //!   fishtest-style GSPRT; [`figures`]: a pairing's figures as `match`,
 //!   `rate` and the gate report them (text and JSON).
 //! - [`elo`]: Bradley-Terry maximum-likelihood ratings with intervals;
-//!   [`ratings`]: the accumulating ratings file and its table / CSV / JSON.
+//!   [`ratings_file`]: the accumulating ratings file and its table / CSV / JSON.
 //! - [`tournament`]: round-robin, gauntlet, the anchor ladder, training
 //!   steps; [`plot`]: PNG of Elo against training steps (no system fonts
 //!   needed).
 
 #![warn(missing_docs)]
 
-pub use shashki_rules::atomic;
 pub mod book;
 pub mod clock;
 pub mod elo;
@@ -49,13 +48,13 @@ pub mod figures;
 pub mod gate;
 pub mod journal;
 pub mod kinds;
+pub mod load_network;
 pub mod matches;
-pub mod net;
 pub mod openings;
 pub mod player;
 pub mod plot;
-pub mod rating;
-pub mod ratings;
+pub mod rating_run;
+pub mod ratings_file;
 pub mod roster;
 pub mod score;
 pub mod spec;
@@ -70,7 +69,7 @@ pub use journal::Journal;
 pub use matches::{Control, EndCause, GameRecord, MatchReport, MatchSettings, run_match};
 pub use openings::{BuiltinBook, DEFAULT_BOOK, Opening, OpeningBook};
 pub use player::{GameSetup, Player, PlayerError, PlayerFailure, PlayerMaker};
-pub use rating::{Pairing, RatingError, RatingLog, RatingOutputs, play_pairing, rate_players};
+pub use rating_run::{Pairing, RatingError, RatingLog, RatingOutputs, play_pairing, rate_players};
 pub use score::{EloInterval, PairingSummary, Pentanomial, Wdl};
 pub use spec::{MctsSettings, PlayerKind, PlayerSpec, SpecError};
 pub use sprt::{EloModel, Sprt, SprtConfig, SprtDecision, SprtStatus};

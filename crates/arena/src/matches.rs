@@ -331,7 +331,7 @@ pub struct MatchReport {
     /// The book and the distinct openings of the pairs counted.
     pub openings: OpeningUse,
     /// The SPRT that could stop the match, if one ran
-    /// ([`play_pairing`](crate::rating::play_pairing) runs it).
+    /// ([`play_pairing`](crate::rating_run::play_pairing) runs it).
     pub sprt: Option<SprtStatus>,
 }
 

@@ -7,8 +7,8 @@
 //! built-in 5x7 pixel font of this module, and plots work on machines with
 //! no fonts at all.
 
-use crate::atomic::write_atomic_with;
 use plotters::prelude::*;
+use shashki_atomic::write_atomic_with;
 use std::path::Path;
 use thiserror::Error;
 

@@ -3,7 +3,7 @@
 //! data.
 
 use crate::plot::{PlotPoint, ReferenceLine};
-use crate::ratings::RatingsTable;
+use crate::ratings_file::RatingsTable;
 use crate::spec::{PlayerKind, PlayerSpec};
 use std::path::{Path, PathBuf};
 
@@ -65,7 +65,7 @@ pub fn default_anchor(names: &[String]) -> Option<(String, f64)> {
 /// recorded in its checkpoint or model; `None` for other players.
 pub fn training_steps(spec: &PlayerSpec) -> Option<u64> {
     let (recorded, path) = match &spec.kind {
-        PlayerKind::Net { path, .. } => (crate::net::checkpoint_steps(path).ok(), path),
+        PlayerKind::Net { path, .. } => (crate::load_network::checkpoint_steps(path).ok(), path),
         PlayerKind::Nnue { path, .. } => (shashki_nnue::training_step(path).ok(), path),
         _ => return None,
     };

@@ -3,7 +3,7 @@
 //! (an 8x8 net against a diagonal one: both kinds load the same way).
 
 use shashki_arena::matches::{Control, EndCause, MatchSettings, run_match};
-use shashki_arena::{PlayerFactory, net};
+use shashki_arena::{PlayerFactory, load_network};
 use shashki_net::{Checkpoint, Net, NetConfig, NetKind, device_from_name, export_model};
 
 #[test]
@@ -18,8 +18,8 @@ fn checkpoints_and_exported_models_play_matches() {
     let diag = Net::init(&NetConfig::tiny_of(NetKind::Diag32), 8, &device).unwrap();
     let folder = dir.join("model");
     export_model(&Checkpoint::from_net(&diag, 90, None).unwrap(), &folder).unwrap();
-    assert_eq!(net::checkpoint_steps(&file).unwrap(), 120);
-    assert_eq!(net::checkpoint_steps(&folder).unwrap(), 90);
+    assert_eq!(load_network::checkpoint_steps(&file).unwrap(), 120);
+    assert_eq!(load_network::checkpoint_steps(&folder).unwrap(), 90);
 
     let a = PlayerFactory::from_text(&format!("net:{}@sims=8", file.display())).unwrap();
     let b = PlayerFactory::from_text(&format!("net:{}@sims=8,gumbel,batch=4", folder.display()))

@@ -13,7 +13,6 @@
 //! | `optimizer_len` | optimiser state bytes (burn's burnpack), may be empty |
 //! | 4 | CRC32 of every byte before it |
 
-use crate::atomic::write_atomic;
 use crate::config::NetConfig;
 use crate::encoding::{ENCODING_VERSION, POLICY_LAYOUT_VERSION};
 use crate::error::NetError;
@@ -24,6 +23,7 @@ use crate::model::Net;
 use crate::weights::{NamedTensor, check_finite, from_safetensors, to_safetensors};
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
+use shashki_atomic::write_atomic;
 use std::path::Path;
 
 /// First bytes of every checkpoint.
@@ -231,7 +231,7 @@ impl Checkpoint {
 
     /// Writes the checkpoint to `path` atomically (temporary file, fsync, rename).
     pub fn save(&self, path: &Path) -> Result<(), NetError> {
-        write_atomic(path, &self.to_bytes()?)
+        write_atomic(path, &self.to_bytes()?).map_err(|e| NetError::io(path, e))
     }
 
     /// Reads a checkpoint of any architecture.

@@ -4,7 +4,6 @@
 //! `docs/MODEL.md` documents both; `scripts/reference_forward.py` reads them
 //! with numpy alone.
 
-use crate::atomic::write_atomic;
 use crate::checkpoint::Checkpoint;
 use crate::config::NetConfig;
 use crate::desc::BATCH_NORM_EPSILON;
@@ -17,6 +16,7 @@ use crate::kinds::{check_tensors, tensor_shapes};
 use crate::output::PLIES_LEFT_SCALE;
 use crate::weights::{check_finite, from_safetensors, to_safetensors};
 use serde::{Deserialize, Serialize};
+use shashki_atomic::write_atomic;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -146,14 +146,16 @@ pub fn export_model(checkpoint: &Checkpoint, dir: &Path) -> Result<(), NetError>
         check_finite(tensor)?;
     }
     let weights = to_safetensors(&checkpoint.tensors, Some(metadata))?;
-    write_atomic(&dir.join(WEIGHTS_FILE), &weights)?;
+    let weights_path = dir.join(WEIGHTS_FILE);
+    write_atomic(&weights_path, &weights).map_err(|e| NetError::io(&weights_path, e))?;
     let json = ModelJson {
         weights_sha256: Some(sha256_hex(&weights)),
         ..ModelJson::describe(&checkpoint.config, checkpoint.step)
     };
     let mut text = serde_json::to_string_pretty(&json).expect("model.json serialises");
     text.push('\n');
-    write_atomic(&dir.join(MODEL_JSON_FILE), text.as_bytes())
+    let json_path = dir.join(MODEL_JSON_FILE);
+    write_atomic(&json_path, text.as_bytes()).map_err(|e| NetError::io(&json_path, e))
 }
 
 /// SHA-256 of `bytes` as lowercase hex.

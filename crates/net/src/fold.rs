@@ -1,6 +1,6 @@
 //! Folding named host tensors into inference layers: each batch norm folded
 //! into the convolution before it (exact up to float rounding), fully
-//! connected layers as [`Dense`].
+//! connected layers as [`BurnDense`].
 
 use crate::desc::{BATCH_NORM_EPSILON, ConvBnDesc, ConvDesc, LinearDesc};
 use crate::error::NetError;
@@ -9,14 +9,14 @@ use crate::weights::{NamedTensor, TensorMap};
 use burn::tensor::module::linear;
 use burn::tensor::{Device, Tensor, TensorData};
 
-/// A fully connected layer, weight `[in, out]`.
+/// A fully connected layer as burn tensors on the device, weight `[in, out]`.
 #[derive(Clone, Debug)]
-pub(crate) struct Dense {
+pub(crate) struct BurnDense {
     weight: Tensor<2>,
     bias: Tensor<1>,
 }
 
-impl Dense {
+impl BurnDense {
     pub(crate) fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         linear(x, self.weight.clone(), Some(self.bias.clone()))
     }
@@ -109,10 +109,10 @@ impl<'a> Folder<'a> {
         Ok((weight, bias))
     }
 
-    pub(crate) fn dense(&mut self, desc: &LinearDesc) -> Result<Dense, NetError> {
+    pub(crate) fn dense(&mut self, desc: &LinearDesc) -> Result<BurnDense, NetError> {
         let (din, dout) = (desc.din, desc.dout);
         let (weight, bias) = self.dense_host(desc)?;
-        Ok(Dense {
+        Ok(BurnDense {
             weight: self.tensor(weight, [din, dout]),
             bias: self.tensor(bias, [dout]),
         })

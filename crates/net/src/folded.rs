@@ -6,7 +6,7 @@
 use crate::config::NetConfig;
 use crate::desc::{BlockDesc, ConvBnDesc, ModelDesc, ValueHeadDesc};
 use crate::error::NetError;
-use crate::fold::{Dense, Folder};
+use crate::fold::{BurnDense, Folder};
 use crate::layout::{Activation, FoldedAct, FoldedContext, FoldedConv, Layout};
 use crate::output::NetOutput;
 use burn::tensor::Tensor;
@@ -21,7 +21,7 @@ fn conv_bn<F: FoldedConv>(f: &mut Folder<'_>, desc: &ConvBnDesc) -> Result<F, Ne
 #[derive(Clone, Debug)]
 struct FoldedBlock<F> {
     conv1: F,
-    pool: Option<Dense>,
+    pool: Option<BurnDense>,
     conv2: F,
 }
 
@@ -46,9 +46,9 @@ impl<F: FoldedConv> FoldedBlock<F> {
 /// The value head's layers after pooling (nothing to fold: no batch norm).
 #[derive(Clone, Debug)]
 struct FoldedValueMlp {
-    fc: Dense,
-    wdl: Dense,
-    plies: Option<Dense>,
+    fc: BurnDense,
+    wdl: BurnDense,
+    plies: Option<BurnDense>,
 }
 
 impl FoldedValueMlp {

@@ -31,7 +31,6 @@
 //! The CPU backend is burn's `flex` ([`device_from_name`]`("cpu")`); the
 //! `wgpu` feature adds GPUs. `docs/MODEL.md` documents every format.
 
-mod atomic;
 pub mod board;
 pub mod checkpoint;
 pub mod config;

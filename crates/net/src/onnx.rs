@@ -10,7 +10,6 @@
 //! what the burn net does: a zero row appended (`Pad`), each square's taps
 //! gathered (`Gather`), one matrix product (`MatMul`).
 
-use crate::atomic::write_atomic;
 use crate::checkpoint::Checkpoint;
 use crate::config::{NetConfig, NetKind};
 use crate::desc::{ConvDesc, ModelDesc, Span};
@@ -25,6 +24,7 @@ use crate::kinds::{describe, tensor_shapes};
 use crate::output::PLIES_LEFT_SCALE;
 use crate::weights::NamedTensor;
 use burn::tensor::Device;
+use shashki_atomic::write_atomic;
 use shashki_onnx::{Attr, Dim, GraphBuilder, OnnxFile, TensorSig, proto::ModelProto};
 use std::path::Path;
 
@@ -335,7 +335,7 @@ pub fn export_onnx(checkpoint: &Checkpoint, dir: &Path) -> Result<std::path::Pat
     )?;
     std::fs::create_dir_all(dir).map_err(|e| NetError::io(dir, e))?;
     let path = dir.join(ONNX_FILE);
-    write_atomic(&path, &shashki_onnx::encode(&model))?;
+    write_atomic(&path, &shashki_onnx::encode(&model)).map_err(|e| NetError::io(&path, e))?;
     Ok(path)
 }
 

@@ -80,7 +80,7 @@ impl NnueEval {
                 self.kernels.update(
                     &mut next[half..half + ft],
                     &prev[half..half + ft],
-                    &self.net.ft_weight,
+                    &self.net.ft.weight,
                     &added,
                     &removed[..delta.removed().len()],
                 );

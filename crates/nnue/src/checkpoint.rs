@@ -169,7 +169,7 @@ impl NnueCheckpoint {
     /// Writes the file atomically.
     pub fn save(&self, path: &Path) -> Result<(), NnueError> {
         let bytes = self.to_bytes().map_err(|e| NnueError::format(path, e))?;
-        shashki_rules::atomic::write_atomic(path, &bytes).map_err(|e| NnueError::io(path, e))
+        shashki_atomic::write_atomic(path, &bytes).map_err(|e| NnueError::io(path, e))
     }
 
     /// Reads and verifies a checkpoint file.

@@ -129,14 +129,6 @@ pub struct NnueModelJson {
 }
 
 /// Integer tensor types of the quantized file, by tensor name.
-fn quantized_dtype(name: &str) -> Dtype {
-    match name {
-        "ft.weight" | "ft.bias" | "out.weight" => Dtype::I16,
-        "l1.weight" | "l2.weight" => Dtype::I8,
-        _ => Dtype::I32,
-    }
-}
-
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
@@ -198,7 +190,7 @@ pub(crate) fn float_from_safetensors(
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), NnueError> {
-    shashki_rules::atomic::write_atomic(path, bytes).map_err(|e| NnueError::io(path, e))
+    shashki_atomic::write_atomic(path, bytes).map_err(|e| NnueError::io(path, e))
 }
 
 /// Writes `net` (and its quantization) into the folder `dir`, created if
@@ -207,50 +199,19 @@ pub fn save_model(net: &FloatNet, training_step: u64, dir: &Path) -> Result<(), 
     net.arch.validate()?;
     std::fs::create_dir_all(dir).map_err(|e| NnueError::io(dir, e))?;
     let float = float_safetensors(net).map_err(|e| NnueError::format(dir.join(FLOAT_FILE), e))?;
-    let quant = QuantNet::quantize(net);
-    let quant_bytes: [Vec<u8>; 8] = [
-        quant
-            .ft_weight
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        quant.ft_bias.iter().flat_map(|v| v.to_le_bytes()).collect(),
-        quant
-            .l1_weight
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        quant.l1_bias.iter().flat_map(|v| v.to_le_bytes()).collect(),
-        quant
-            .l2_weight
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        quant.l2_bias.iter().flat_map(|v| v.to_le_bytes()).collect(),
-        quant
-            .out_weight
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-        quant
-            .out_bias
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect(),
-    ];
-    let shapes = net.arch.tensor_shapes();
+    let quant = QuantNet::quantize(net).tensors();
+    let tensors: Vec<TensorSpec> = quant
+        .iter()
+        .map(|(name, dtype, shape, _)| TensorSpec {
+            name: name.to_string(),
+            shape: shape.clone(),
+            quantized_dtype: format!("{dtype:?}").to_lowercase(),
+        })
+        .collect();
     let quantized = serialize(
-        shapes
-            .iter()
-            .zip(quant_bytes)
-            .map(|((name, shape), bytes)| {
-                (
-                    name.to_string(),
-                    quantized_dtype(name),
-                    shape.clone(),
-                    bytes,
-                )
-            })
+        quant
+            .into_iter()
+            .map(|(name, dtype, shape, bytes)| (name.to_string(), dtype, shape, bytes))
             .collect(),
     )
     .map_err(|e| NnueError::format(dir.join(QUANTIZED_FILE), e))?;
@@ -273,14 +234,7 @@ pub fn save_model(net: &FloatNet, training_step: u64, dir: &Path) -> Result<(), 
         quantization: QuantizationSpec::current(),
         training_step,
         files: vec![spec(FLOAT_FILE, &float), spec(QUANTIZED_FILE, &quantized)],
-        tensors: shapes
-            .iter()
-            .map(|(name, shape)| TensorSpec {
-                name: name.to_string(),
-                shape: shape.clone(),
-                quantized_dtype: format!("{:?}", quantized_dtype(name)).to_lowercase(),
-            })
-            .collect(),
+        tensors,
     };
     let mut text = serde_json::to_string_pretty(&json).expect("model.json serialises");
     text.push('\n');
@@ -482,30 +436,9 @@ fn quantized_from_bytes(
 ) -> Result<QuantNet, NnueError> {
     let reader = TensorReader::new(bytes, path.to_path_buf())?;
     reader.check_names(&json.architecture)?;
-    let shapes: HashMap<&str, Vec<usize>> = json.architecture.tensor_shapes().into_iter().collect();
-    let raw = |name: &str| reader.raw(name, &shapes[name], quantized_dtype(name));
-    let i16s = |b: Vec<u8>| -> Vec<i16> {
-        b.chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect()
-    };
-    let i32s = |b: Vec<u8>| -> Vec<i32> {
-        b.chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
-    let i8s = |b: Vec<u8>| -> Vec<i8> { b.into_iter().map(|v| v as i8).collect() };
-    let net = QuantNet {
-        arch: json.architecture.clone(),
-        ft_weight: i16s(raw("ft.weight")?),
-        ft_bias: i16s(raw("ft.bias")?),
-        l1_weight: i8s(raw("l1.weight")?),
-        l1_bias: i32s(raw("l1.bias")?),
-        l2_weight: i8s(raw("l2.weight")?),
-        l2_bias: i32s(raw("l2.bias")?),
-        out_weight: i16s(raw("out.weight")?),
-        out_bias: i32s(raw("out.bias")?),
-    };
+    let net = QuantNet::read_tensors(&json.architecture, &mut |name, shape, dtype| {
+        reader.raw(name, shape, dtype)
+    })?;
     net.check_lengths()
         .map_err(|e| NnueError::format(path, e))?;
     Ok(net)

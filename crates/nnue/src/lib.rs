@@ -27,6 +27,7 @@ pub mod checkpoint;
 pub mod error;
 pub mod features;
 pub mod file;
+pub mod layers;
 pub mod network;
 pub mod onnx;
 pub mod quant;
@@ -41,6 +42,7 @@ pub use error::NnueError;
 pub use file::{
     NnueModelJson, load_float, load_quantized, load_quantized_bytes, read_model_json, save_model,
 };
+pub use layers::{LAYERS, Layer, LayerId};
 pub use network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};
 pub use onnx::{NNUE_ONNX_FILE, check_nnue_onnx, export_nnue_onnx};
 pub use quant::QuantNet;

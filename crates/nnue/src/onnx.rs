@@ -88,8 +88,8 @@ pub fn nnue_onnx_model(net: &FloatNet, step: u64) -> ModelProto {
     g.weight("zero", &[], &[0.0]);
     g.weight("one", &[], &[1.0]);
     // Accumulators: [n, 2, 128] x [128, ft] -> [n, 2, ft], clipped, side by side.
-    let w = g.weight("ft.weight", &[NUM_FEATURES, ft], &net.ft_weight);
-    let bias = g.weight("ft.bias", &[ft], &net.ft_bias);
+    let w = g.weight("ft.weight", &[NUM_FEATURES, ft], &net.ft.weight);
+    let bias = g.weight("ft.bias", &[ft], &net.ft.bias);
     let acc = g.node("MatMul", &[&x, &w], vec![]);
     let acc = g.node("Add", &[&acc, &bias], vec![]);
     let acc = clip(&mut g, &acc);
@@ -99,9 +99,9 @@ pub fn nnue_onnx_model(net: &FloatNet, step: u64) -> ModelProto {
     let w = g.weight(
         "l1.weight",
         &[2 * ft, b * h1],
-        &transpose(&net.l1_weight, b * h1, 2 * ft),
+        &transpose(&net.l1.weight, b * h1, 2 * ft),
     );
-    let bias = g.weight("l1.bias", &[b * h1], &net.l1_bias);
+    let bias = g.weight("l1.bias", &[b * h1], &net.l1.bias);
     let x1 = g.node("Gemm", &[&x0, &w, &bias], vec![]);
     let x1 = clip(&mut g, &x1);
     let shape = g.ints("shape.stacks", &[3], &[-1, b as i64, h1 as i64]);
@@ -111,18 +111,18 @@ pub fn nnue_onnx_model(net: &FloatNet, step: u64) -> ModelProto {
     let w = g.weight(
         "l2.weight",
         &[b, h1, h2],
-        &stacked(&net.l2_weight, b, h2, h1),
+        &stacked(&net.l2.weight, b, h2, h1),
     );
-    let bias = g.weight("l2.bias", &[b, 1, h2], &net.l2_bias);
+    let bias = g.weight("l2.bias", &[b, 1, h2], &net.l2.bias);
     let x2 = g.node("MatMul", &[&x1, &w], vec![]);
     let x2 = g.node("Add", &[&x2, &bias], vec![]);
     let x2 = clip(&mut g, &x2);
     let w = g.weight(
         "out.weight",
         &[b, h2, 1],
-        &stacked(&net.out_weight, b, 1, h2),
+        &stacked(&net.out.weight, b, 1, h2),
     );
-    let bias = g.weight("out.bias", &[b, 1, 1], &net.out_bias);
+    let bias = g.weight("out.bias", &[b, 1, 1], &net.out.bias);
     let out = g.node("MatMul", &[&x2, &w], vec![]);
     let out = g.node("Add", &[&out, &bias], vec![]);
     // [b, n, 1] -> [n, b]
@@ -145,7 +145,7 @@ pub fn export_nnue_onnx(net: &FloatNet, step: u64, dir: &Path) -> Result<PathBuf
     std::fs::create_dir_all(dir).map_err(|e| NnueError::io(dir, e))?;
     let path = dir.join(NNUE_ONNX_FILE);
     let bytes = shashki_onnx::encode(&nnue_onnx_model(net, step));
-    shashki_rules::atomic::write_atomic(&path, &bytes).map_err(|e| NnueError::io(&path, e))?;
+    shashki_atomic::write_atomic(&path, &bytes).map_err(|e| NnueError::io(&path, e))?;
     Ok(path)
 }
 

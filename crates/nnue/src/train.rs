@@ -9,6 +9,7 @@
 //! position's bucket, so only that bucket's weights get a gradient.
 
 use crate::features::{NUM_FEATURES, PERSPECTIVES, active_features};
+use crate::layers::{LAYERS, Layer, LayerId};
 use crate::network::{Architecture, FloatNet};
 use crate::quant::FLOAT_WEIGHT_CLIP;
 use crate::stacks::Stacks;
@@ -112,6 +113,13 @@ fn param<const D: usize>(id: u64, value: Tensor<D>) -> Param<Tensor<D>> {
     )
 }
 
+/// Inputs and outputs of layer `id` as one burn `Linear` (its stacks side
+/// by side).
+fn burn_shape(id: LayerId, arch: &Architecture) -> (usize, usize) {
+    let (input, output) = id.widths(arch);
+    (input, id.copies(arch) * output)
+}
+
 /// Row-major `[rows, cols]` -> `[cols, rows]`.
 fn transpose(data: &[f32], rows: usize, cols: usize) -> Vec<f32> {
     let mut out = vec![0.0; data.len()];
@@ -135,53 +143,44 @@ impl NnueModel {
     /// The model holding `net`'s weights on `device` (an autodiff device to train).
     pub fn from_float(net: &FloatNet, device: &Device) -> NnueModel {
         let mut next = 0;
-        let mut linear = |weight_in_out: Vec<f32>, din: usize, dout: usize, bias: &[f32]| {
-            let weight = Tensor::from_data(TensorData::new(weight_in_out, [din, dout]), device);
-            let bias = Tensor::from_data(TensorData::new(bias.to_vec(), [dout]), device);
+        let [ft, l1, l2, out] = LAYERS.map(|id| {
+            let layer = net.layer(id);
+            let (din, dout) = burn_shape(id, &net.arch);
+            // burn's Linear is [in, out]; stacked layers: output column
+            // `bucket * width + j`.
+            let weight = if id.input_major() {
+                layer.weight.clone()
+            } else {
+                transpose(&layer.weight, dout, din)
+            };
+            let weight = Tensor::from_data(TensorData::new(weight, [din, dout]), device);
+            let bias = Tensor::from_data(TensorData::new(layer.bias.clone(), [dout]), device);
             next += 2;
             Linear {
                 weight: param(next - 2, weight),
                 bias: Some(param(next - 1, bias)),
             }
-        };
-        let [h1, h2] = net.arch.hidden;
-        let (ft, b) = (net.arch.ft, net.arch.buckets());
-        NnueModel {
-            // The feature transformer is stored feature-major, burn's [in, out].
-            ft: linear(net.ft_weight.clone(), NUM_FEATURES, ft, &net.ft_bias),
-            // Stacked layers: output column `bucket * width + j`.
-            l1: linear(
-                transpose(&net.l1_weight, b * h1, 2 * ft),
-                2 * ft,
-                b * h1,
-                &net.l1_bias,
-            ),
-            l2: linear(
-                transpose(&net.l2_weight, b * h2, h1),
-                h1,
-                b * h2,
-                &net.l2_bias,
-            ),
-            out: linear(transpose(&net.out_weight, b, h2), h2, b, &net.out_bias),
-        }
+        });
+        NnueModel { ft, l1, l2, out }
     }
 
     /// The weights back on the host.
     pub fn to_float(&self, arch: &Architecture) -> FloatNet {
-        let [h1, h2] = arch.hidden;
-        let (ft, b) = (arch.ft, arch.buckets());
-        let bias = |l: &Linear| host(l.bias.as_ref().expect("layers have biases").val());
-        FloatNet {
-            arch: arch.clone(),
-            ft_weight: host(self.ft.weight.val()),
-            ft_bias: bias(&self.ft),
-            l1_weight: transpose(&host(self.l1.weight.val()), 2 * ft, b * h1),
-            l1_bias: bias(&self.l1),
-            l2_weight: transpose(&host(self.l2.weight.val()), h1, b * h2),
-            l2_bias: bias(&self.l2),
-            out_weight: transpose(&host(self.out.weight.val()), h2, b),
-            out_bias: bias(&self.out),
-        }
+        let linears = [&self.ft, &self.l1, &self.l2, &self.out];
+        let layers = std::array::from_fn(|i| {
+            let (id, linear) = (LAYERS[i], linears[i]);
+            let (din, dout) = burn_shape(id, arch);
+            let weight = host(linear.weight.val());
+            Layer {
+                weight: if id.input_major() {
+                    weight
+                } else {
+                    transpose(&weight, din, dout)
+                },
+                bias: host(linear.bias.as_ref().expect("layers have biases").val()),
+            }
+        });
+        FloatNet::from_layers(arch, layers)
     }
 
     /// Output logits `[n, 1]`; `bucket` is the batch's one-hot bucket mask
@@ -331,9 +330,10 @@ mod tests {
         assert!(last < first * 0.5, "loss {first} -> {last}");
         let trained = model.to_float(&net.arch);
         let max = trained
-            .l1_weight
+            .l1
+            .weight
             .iter()
-            .chain(&trained.l2_weight)
+            .chain(&trained.l2.weight)
             .fold(0.0f32, |m, w| m.max(w.abs()));
         assert!(max <= FLOAT_WEIGHT_CLIP, "{max}");
     }

@@ -316,3 +316,21 @@ fn bad_model_folders_give_clear_errors() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The shipped model's files, written again from its float weights, are the
+/// same bytes: the layer table reads, quantizes and writes them as the code
+/// that made them did.
+#[test]
+fn the_shipped_model_is_written_again_byte_for_byte() {
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/nnue-2h");
+    let (net, json) = shashki_nnue::load_float(&shipped).unwrap();
+    let dir = temp_dir("rewrite-shipped");
+    shashki_nnue::save_model(&net, json.training_step, &dir).unwrap();
+    for file in [FLOAT_FILE, QUANTIZED_FILE] {
+        let again = std::fs::read(dir.join(file)).unwrap();
+        assert_eq!(again, std::fs::read(shipped.join(file)).unwrap(), "{file}");
+    }
+    let quant = shashki_nnue::load_quantized(&shipped).unwrap();
+    assert_eq!(quant, QuantNet::quantize(&net));
+    std::fs::remove_dir_all(dir).unwrap();
+}

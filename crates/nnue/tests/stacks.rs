@@ -71,7 +71,7 @@ fn each_bucket_has_its_own_weights() {
     let ending = Position::from_fen("W:WKa1,c3:Bh8").unwrap();
     let (before_open, before_end) = (net.forward(&opening), net.forward(&ending));
     // Changing bucket 3's output bias moves only the ending.
-    net.out_bias[3] += 1.0;
+    net.out.bias[3] += 1.0;
     assert_eq!(net.forward(&opening), before_open);
     assert!((net.forward(&ending) - before_end - 1.0).abs() < 1e-6);
 }

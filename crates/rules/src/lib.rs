@@ -16,11 +16,9 @@
 //!   [`DrawCounters`] in [`draw`]), with undo; how it ends: an [`Outcome`]
 //!   ([`GameResult`] and [`EndReason`]).
 //! - [`pdn`]: reading and writing PDN game records (GameType 25).
-//! - [`atomic`]: atomic file writes, here because every stage writes files.
 //! - [`splitmix`]: the workspace's one 64-bit mixer (Zobrist keys, hash
 //!   keys, derived seeds).
 
-pub mod atomic;
 pub mod bitboard;
 pub mod book;
 pub mod draw;

@@ -8,8 +8,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shashki_rules::{Game, Position};
-use shashki_search::evaluators::UniformEvaluator;
 use shashki_search::mcts::{Algorithm, Search, SearchConfig};
+use shashki_search::stand_ins::UniformEvaluator;
 use std::hint::black_box;
 
 fn bench_search(

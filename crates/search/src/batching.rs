@@ -279,7 +279,7 @@ fn flush<'a, E: Evaluator>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluators::UniformEvaluator;
+    use crate::stand_ins::UniformEvaluator;
 
     #[test]
     fn a_lone_client_is_never_kept_waiting() {

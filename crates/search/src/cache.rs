@@ -13,10 +13,10 @@
 //! under the same draw-rule state, so a network that reads the draw planes
 //! sees exactly what it would have been asked.
 //!
-//! [`MctsEngine::with_cache`]: crate::mcts_engine::MctsEngine::with_cache
+//! [`MctsEngine::with_cache`]: crate::mcts::MctsEngine::with_cache
 
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
-use crate::evaluators::draw_state_word;
+use crate::stand_ins::draw_state_word;
 use shashki_rules::splitmix::splitmix64;
 use shashki_rules::{DrawState, Position};
 use std::collections::HashMap;
@@ -355,7 +355,7 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluators::UniformEvaluator;
+    use crate::stand_ins::UniformEvaluator;
     use shashki_rules::Move;
     use std::sync::atomic::AtomicUsize;
 

@@ -5,12 +5,12 @@
 //! for alpha-beta):
 //!
 //! - [`mcts`]: Monte-Carlo tree search (PUCT and Gumbel root search) over a
-//!   batched [`Evaluator`] ([`evaluator`]); [`mcts_driver`] runs one search
-//!   on several threads, [`mcts_engine`] puts it behind [`Engine`].
+//!   batched [`Evaluator`] ([`evaluator`]); [`mcts::driver`] runs one search
+//!   on several threads, [`mcts::engine`] puts it behind [`Engine`].
 //! - [`alphabeta`]: the reference alpha-beta engine.
 //! - [`Engine`] ([`engine`]): what every engine offers the commands and the
 //!   arena; [`limits`]: depth, nodes, time and clocks, and stopping.
-//! - [`evaluators`]: stand-in evaluators (uniform priors, a fixed, random
+//! - [`stand_ins`]: stand-in evaluators (uniform priors, a fixed, random
 //!   or rollout value);
 //!   [`batching`]: many threads' calls merged into one batch; [`cache`]: a
 //!   bounded evaluation cache shared by searches.
@@ -23,14 +23,12 @@ pub mod batching;
 pub mod cache;
 pub mod engine;
 pub mod evaluator;
-pub mod evaluators;
 pub mod hub;
 pub mod limits;
 pub mod mcts;
-pub mod mcts_driver;
-pub mod mcts_engine;
 pub mod protocol;
 pub mod ranges;
+pub mod stand_ins;
 pub mod tablebase;
 
 pub use alphabeta::{AbConfig, AbResult, AlphaBeta};

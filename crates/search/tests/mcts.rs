@@ -5,9 +5,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shashki_rules::{DrawRules, EndReason, Game, GameResult, Move, Position};
-use shashki_search::evaluators::{RolloutEvaluator, UniformEvaluator};
 use shashki_search::mcts::tree::{NodeId, NodeState, Tree};
 use shashki_search::mcts::{Algorithm, Search, SearchConfig, SearchError, SearchResult};
+use shashki_search::stand_ins::{RolloutEvaluator, UniformEvaluator};
 use shashki_search::{EvalRequest, Evaluation, Evaluator, Wdl};
 
 fn game(fen: &str) -> Game {

@@ -4,9 +4,9 @@
 //! exists.
 
 use shashki_rules::{Game, Position};
-use shashki_search::evaluators::UniformEvaluator;
+use shashki_search::mcts::MctsEngine;
 use shashki_search::mcts::{Proof, Search};
-use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::stand_ins::UniformEvaluator;
 use shashki_search::{
     Engine, EvalRequest, Evaluation, Evaluator, Score, SearchConfig, SearchLimits,
 };

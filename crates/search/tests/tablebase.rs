@@ -5,10 +5,10 @@
 
 use shashki_rules::{DrawRules, Game, Move, Position};
 use shashki_search::alphabeta::{MATE, MATE_BOUND, StaticEval};
-use shashki_search::evaluators::UniformEvaluator;
+use shashki_search::mcts::MctsEngine;
 use shashki_search::mcts::tree::TABLEBASE_PLIES;
 use shashki_search::mcts::{Proof, Search};
-use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::stand_ins::UniformEvaluator;
 use shashki_search::tablebase::{Tablebases, TbWdl};
 use shashki_search::{AbConfig, AlphaBeta, Engine, Score, SearchConfig, SearchLimits};
 use shashki_tablebase::{Indexer, Material};

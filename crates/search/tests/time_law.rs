@@ -11,8 +11,8 @@ use rand::SeedableRng;
 use rand::prelude::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use shashki_rules::{Game, Position};
-use shashki_search::evaluators::{RolloutEvaluator, UniformEvaluator};
-use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::mcts::MctsEngine;
+use shashki_search::stand_ins::{RolloutEvaluator, UniformEvaluator};
 use shashki_search::{
     AlphaBeta, Engine, EvalRequest, Evaluation, Evaluator, SearchConfig, SearchLimits,
 };

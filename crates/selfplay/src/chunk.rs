@@ -319,7 +319,7 @@ pub fn list_chunks(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(chunks)
 }
 
-pub use shashki_rules::atomic::write_atomic;
+use shashki_atomic::write_atomic;
 
 /// Writes chunks with unique, time-ordered names into one directory.
 #[derive(Debug)]

@@ -523,7 +523,7 @@ fn finish_game(slot: Slot) -> FinishedGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shashki_search::evaluators::UniformEvaluator;
+    use shashki_search::stand_ins::UniformEvaluator;
 
     fn configs(threads: usize, in_flight: usize) -> (SelfPlayConfig, SearchConfig, DrawRules) {
         let selfplay = SelfPlayConfig {

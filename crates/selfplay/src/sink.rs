@@ -1,8 +1,9 @@
 //! Gathers finished games into chunk files.
 
-use crate::chunk::{ChunkError, ChunkWriter, encode_chunk, write_atomic};
+use crate::chunk::{ChunkError, ChunkWriter, encode_chunk};
 use crate::finished::FinishedGame;
 use crate::sample::Sample;
+use shashki_atomic::write_atomic;
 use std::path::{Path, PathBuf};
 
 /// Buffers the samples of finished games and writes a chunk every

@@ -165,7 +165,7 @@ impl Opponents {
     }
 
     /// What `name` names, with the request's depth and threads checked
-    /// against the bounds ([`Opponents::check_ask`]).
+    /// against the bounds.
     pub fn choose_for(&self, name: Option<&str>, ask: &SearchAsk) -> Result<Choice, String> {
         let choice = self.choose(name)?;
         self.check_ask(&choice, ask)?;

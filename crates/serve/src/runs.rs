@@ -17,7 +17,7 @@ use crate::state::AppState;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
-use shashki_arena::ratings::RatingsFile;
+use shashki_arena::ratings_file::RatingsFile;
 use shashki_arena::tournament::default_anchor;
 use shashki_train::LearnerState;
 use shashki_train::tblog::{event_files, read_scalars};

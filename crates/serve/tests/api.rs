@@ -388,7 +388,7 @@ fn pdn_text_and_given_files_list_their_games() {
 
 /// A run folder as `shashki train` and `shashki rate` leave it.
 fn fake_run(root: &std::path::Path) {
-    use shashki_arena::ratings::RatingsFile;
+    use shashki_arena::ratings_file::RatingsFile;
     use shashki_arena::{Pentanomial, Wdl};
     let run = root.join("alpha");
     let ckpt = run.join("checkpoints");

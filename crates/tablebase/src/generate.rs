@@ -173,7 +173,7 @@ pub fn generate(
                     let path = dir.join(t.material.file_name());
                     let bytes =
                         format::encode(t.material, rules, t.counting.slots() as u32, &t.entries);
-                    shashki_rules::atomic::write_atomic(&path, &bytes)
+                    shashki_atomic::write_atomic(&path, &bytes)
                         .map_err(|source| TableError::Io { path, source })?;
                     reports.push(TableReport::of(&t, seconds, true));
                     tb.insert(t);

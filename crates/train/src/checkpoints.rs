@@ -12,9 +12,9 @@
 //! [`Checkpoint`] (the default) or an NNUE run's [`NnueCheckpoint`].
 
 use crate::state::LearnerState;
+use shashki_atomic::write_atomic;
 use shashki_net::{Checkpoint, NetError};
 use shashki_nnue::{NnueCheckpoint, NnueError};
-use shashki_selfplay::chunk::write_atomic;
 use std::fs;
 use std::path::{Path, PathBuf};
 

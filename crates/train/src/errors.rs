@@ -135,4 +135,12 @@ impl FileError {
             error,
         }
     }
+
+    /// `path` is not what it should be.
+    pub fn format(path: &Path, reason: impl std::fmt::Display) -> FileError {
+        FileError::Format {
+            path: path.to_path_buf(),
+            reason: reason.to_string(),
+        }
+    }
 }

@@ -11,7 +11,7 @@
 use crate::checkpoints::CheckpointFile;
 use crate::config::RunConfig;
 use crate::errors::RunError;
-use crate::learner::{Learner, StepReport};
+use crate::net_learner::{Learner, StepReport};
 use crate::observer::Observer;
 use crate::run_dir::RunDir;
 use crate::seeds::net_seed;

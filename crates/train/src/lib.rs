@@ -12,14 +12,14 @@
 //! - [`replay`]: the sliding window over a chunk directory; [`checkpoints`]:
 //!   the checkpoint directory; [`run_dir`]: the run directory and its lock;
 //!   [`tblog`]: tensorboard event files;
-//! - [`learner`]: the policy/value network's training step;
+//! - [`net_learner`]: the policy/value network's training step;
 //!   [`errors`]: the error of a run; [`gate`]: the gate trait the caller
 //!   implements; [`observer`]: progress and summaries for the caller;
 //! - [`family`]: what the loop needs of an engine family (its learner and
 //!   its self-play), with the MCTS family; [`nnue_family`]: the NNUE family,
 //!   [`nnue_targets`]: its targets and which samples it trains on;
 //! - `resume`: claiming a run directory and reopening its learner;
-//!   `trainer`: the training steps, saves and logs that `train` and
+//!   `learning_side`: the training steps, saves and logs that `train` and
 //!   `learn` share;
 //! - [`generations`]: `shashki train`, the generation loop;
 //!   [`concurrent`]: its concurrent mode, self-play and the learner at
@@ -36,7 +36,8 @@ pub mod family;
 pub mod gate;
 pub mod generations;
 pub mod halves;
-pub mod learner;
+mod learning_side;
+pub mod net_learner;
 pub mod nnue_family;
 pub mod nnue_targets;
 pub mod observer;
@@ -47,14 +48,13 @@ pub mod run_dir;
 pub mod seeds;
 pub mod state;
 pub mod tblog;
-mod trainer;
 
 pub use config::{ConfigError, RunConfig, RunMode};
 pub use errors::RunError;
 pub use gate::{GateVerdict, Gatekeeper};
 pub use generations::{TrainOptions, train};
 pub use halves::{LearnOptions, SelfPlayOptions, learn, selfplay};
-pub use learner::{Learner, StepReport};
+pub use net_learner::{Learner, StepReport};
 pub use observer::{GenerationSummary, Observer, RunSummary, Silent};
 pub use replay::{RefreshReport, ReplaySettings, ReplayState, ReplayWindow};
 pub use run_dir::RunDir;

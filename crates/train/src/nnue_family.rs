@@ -17,7 +17,7 @@ use crate::checkpoints::CheckpointFile;
 use crate::config::{RunConfig, TrainSection};
 use crate::errors::RunError;
 use crate::family::{Family, GameWriter, Trainee};
-use crate::learner::{StepReport, build_optimizer};
+use crate::net_learner::{StepReport, build_optimizer};
 use crate::nnue_targets::{TargetRules, WinRateFit, WinRateModel};
 use crate::observer::Observer;
 use crate::run_dir::RunDir;

@@ -3,7 +3,7 @@
 //! ([`GenerationSummary`]) and the outcome ([`RunSummary`]).
 
 use crate::gate::GateVerdict;
-use crate::learner::StepReport;
+use crate::net_learner::StepReport;
 use crate::state::LearnerState;
 use shashki_selfplay::SelfPlayStats;
 use std::path::PathBuf;

@@ -16,7 +16,7 @@
 
 use crate::config::{ConfigError, RunConfig};
 use serde::{Deserialize, Serialize};
-use shashki_selfplay::chunk::write_atomic;
+use shashki_atomic::write_atomic;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};

@@ -100,7 +100,7 @@ pub fn write_book(path: &Path, chosen: &[&Scored], heading: &str) -> Result<(), 
             ),
         });
     }
-    crate::atomic::write_atomic(path, text.as_bytes()).map_err(|e| BookError::io(path, e))
+    shashki_atomic::write_atomic(path, text.as_bytes()).map_err(|e| BookError::io(path, e))
 }
 
 /// How many deep-scored positions of each held-out part lie in each band

@@ -224,7 +224,7 @@ pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String>
             kernels,
             batch,
         } => {
-            let evaluator = crate::net::load_evaluator(path, device, *kernels)?;
+            let evaluator = crate::load_network::load_evaluator(path, device, *kernels)?;
             Box::new(net::Maker::new(evaluator, *search, *batch))
         }
         PlayerKind::External {

@@ -15,7 +15,7 @@ use crate::spec::{MctsSettings, PlayerKind};
 use shashki_net::InferenceKernels;
 use shashki_search::batching::{BatchStats, BatchingEvaluator};
 use shashki_search::cache::DEFAULT_CACHE_ENTRIES;
-use shashki_search::mcts_engine::MctsEngine;
+use shashki_search::mcts::MctsEngine;
 use shashki_search::{Engine, Evaluator};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -83,7 +83,7 @@ pub(crate) fn engine(
     kernels: InferenceKernels,
     setup: &EngineSetup,
 ) -> Result<Box<dyn Engine>, String> {
-    let evaluator = crate::net::load_evaluator(path, device, kernels)?;
+    let evaluator = crate::load_network::load_evaluator(path, device, kernels)?;
     let engine = MctsEngine::new(
         SharedEvaluator(evaluator),
         engine_config(search, TIMED_LEAVES),

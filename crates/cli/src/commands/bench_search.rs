@@ -20,7 +20,7 @@ use anyhow::{Result, anyhow, bail};
 use rand::SeedableRng;
 use rand::prelude::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
-use shashki_arena::net::load_evaluator;
+use shashki_arena::load_network::load_evaluator;
 use shashki_arena::{PlayerKind, PlayerSpec};
 use shashki_net::InferenceKernels;
 use shashki_rules::{Game, Position};

@@ -17,19 +17,19 @@ use crate::output::HostOutput;
 use crate::weights::NamedTensor;
 use burn::tensor::Device;
 
-/// A fully connected layer in f32 (the value MLP and the pooling bias are
+/// A fully connected layer in host f32 buffers (the value MLP and the pooling bias are
 /// small next to the convolutions).
 #[derive(Clone, Debug)]
-struct Dense {
+struct HostDense {
     /// `[in][out]`.
     weight: Vec<f32>,
     bias: Vec<f32>,
 }
 
-impl Dense {
-    fn new(f: &mut Folder<'_>, desc: &LinearDesc) -> Result<Dense, NetError> {
+impl HostDense {
+    fn new(f: &mut Folder<'_>, desc: &LinearDesc) -> Result<HostDense, NetError> {
         let (weight, bias) = f.dense_host(desc)?;
-        Ok(Dense { weight, bias })
+        Ok(HostDense { weight, bias })
     }
 
     #[inline(always)]
@@ -54,7 +54,7 @@ fn conv_bn(f: &mut Folder<'_>, desc: &ConvBnDesc, form: Form) -> Result<Conv, Ne
 #[derive(Clone, Debug)]
 struct Block {
     conv1: Conv,
-    pool: Option<Dense>,
+    pool: Option<HostDense>,
     conv2: Conv,
 }
 
@@ -95,9 +95,9 @@ pub struct KernelNet {
     policy_conv: Conv,
     policy_out: Conv,
     value_conv: Conv,
-    fc: Dense,
-    wdl: Dense,
-    plies: Option<Dense>,
+    fc: HostDense,
+    wdl: HostDense,
+    plies: Option<HostDense>,
 }
 
 /// Per-call buffers.
@@ -153,7 +153,7 @@ impl KernelNet {
             blocks.push(Block {
                 conv1: conv_bn(&mut f, &block.conv1, form)?,
                 pool: match &block.pool {
-                    Some(pool) => Some(Dense::new(&mut f, pool)?),
+                    Some(pool) => Some(HostDense::new(&mut f, pool)?),
                     None => None,
                 },
                 conv2: conv_bn(&mut f, &block.conv2, form)?,
@@ -169,10 +169,10 @@ impl KernelNet {
             "one logit per end square"
         );
         let value_conv = conv_bn(&mut f, &desc.value.conv, form)?;
-        let fc = Dense::new(&mut f, &desc.value.fc)?;
-        let wdl = Dense::new(&mut f, &desc.value.wdl)?;
+        let fc = HostDense::new(&mut f, &desc.value.fc)?;
+        let wdl = HostDense::new(&mut f, &desc.value.wdl)?;
         let plies = match &desc.value.plies {
-            Some(plies) => Some(Dense::new(&mut f, plies)?),
+            Some(plies) => Some(HostDense::new(&mut f, plies)?),
             None => None,
         };
         f.finish()?;

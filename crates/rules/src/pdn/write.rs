@@ -93,5 +93,5 @@ pub fn write_pdn(games: &[PdnGame]) -> String {
 /// is written, synced and renamed over `path`, so a reader never sees half a
 /// file.
 pub fn write_pdn_file(path: &Path, games: &[PdnGame]) -> io::Result<()> {
-    crate::atomic::write_atomic(path, write_pdn(games).as_bytes())
+    shashki_atomic::write_atomic(path, write_pdn(games).as_bytes())
 }

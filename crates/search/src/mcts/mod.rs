@@ -13,7 +13,7 @@
 //! ```no_run
 //! # use shashki_rules::{Game, Position};
 //! # use shashki_search::mcts::{Search, SearchConfig};
-//! # use shashki_search::evaluators::RolloutEvaluator;
+//! # use shashki_search::stand_ins::RolloutEvaluator;
 //! # use rand::SeedableRng;
 //! let game = Game::new(Position::startpos());
 //! let mut search = Search::new(game, SearchConfig::default().with_simulations(400)).unwrap();
@@ -32,6 +32,8 @@
 pub mod action_selection;
 mod config;
 mod counters;
+pub mod driver;
+pub mod engine;
 mod error;
 mod leaf;
 pub mod noise;
@@ -45,6 +47,7 @@ pub mod tree;
 
 pub use config::{Algorithm, ConfigError, SEARCH_RANGES, SearchConfig};
 pub use counters::SearchCounters;
+pub use engine::MctsEngine;
 pub use error::SearchError;
 pub use leaf::LeafRequest;
 pub use oneshot::{gumbel_policy, puct_policy};

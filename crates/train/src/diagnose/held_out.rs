@@ -108,8 +108,7 @@ impl HeldOutSet {
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
         let mut text = serde_json::to_string_pretty(self).expect("a held-out set serialises");
         text.push('\n');
-        shashki_rules::atomic::write_atomic(path, text.as_bytes())
-            .map_err(|e| FileError::io(path, e))
+        shashki_atomic::write_atomic(path, text.as_bytes()).map_err(|e| FileError::io(path, e))
     }
 
     /// Reads and checks a set: format, version, every FEN and label.

@@ -1,6 +1,7 @@
 //! Atomic file writes: a temporary file beside the target, fsync, rename, so
 //! a reader never sees a half-written file (PDN, checkpoint, chunk, ratings,
-//! plot). It lives in the base crate because every stage writes files.
+//! plot). Its own crate at the bottom of the stack, because every stage
+//! writes files and none should reach into another's for it.
 
 use std::fs::{self, File};
 use std::io::{self, Write};

@@ -1,7 +1,7 @@
 //! MCTS behind the [`Engine`] trait, for `shashki analyse|play|engine` and
 //! the arena: one [`Search`] kept between moves of a game (tree reuse), any
 //! [`Evaluator`] (rollouts or a network), one or more search threads
-//! ([`mcts_driver`]), time management and `stop`, and
+//! ([`driver`]), time management and `stop`, and
 //! for a network an evaluation cache shared by the threads and kept from
 //! move to move ([`MctsEngine::with_cache`]).
 
@@ -9,9 +9,9 @@ use crate::cache::{Cached, EvalCache};
 use crate::engine::{Engine, Score, SearchReport};
 use crate::evaluator::Evaluator;
 use crate::limits::{Deadlines, SearchLimits, StopHandle};
+use crate::mcts::driver;
 use crate::mcts::principal_variation;
 use crate::mcts::{Proof, Search, SearchConfig, SearchCounters, SearchError, SearchResult};
-use crate::mcts_driver;
 use crate::tablebase::{self, Tablebases};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -72,7 +72,7 @@ impl<E: Evaluator> MctsEngine<E> {
     /// evaluations, shared by the search threads and kept for the engine's
     /// life; 0 switches it off. For an evaluator whose answer depends on
     /// the request alone (a network, the stand-ins of
-    /// [`evaluators`](crate::evaluators)). About 150 bytes an entry.
+    /// [`stand_ins`](crate::stand_ins)). About 150 bytes an entry.
     pub fn with_cache(mut self, entries: usize) -> MctsEngine<E> {
         self.cache = (entries > 0).then(|| Arc::new(EvalCache::new(entries)));
         self
@@ -158,7 +158,7 @@ impl<E: Evaluator> MctsEngine<E> {
             }
             None => &self.evaluator,
         };
-        mcts_driver::drive(
+        driver::drive(
             search,
             evaluator,
             self.threads,
@@ -305,7 +305,7 @@ impl<E: Evaluator> Engine for MctsEngine<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluators::RolloutEvaluator;
+    use crate::stand_ins::RolloutEvaluator;
     use shashki_rules::Position;
 
     fn engine(seed: u64) -> MctsEngine<RolloutEvaluator> {

@@ -7,11 +7,11 @@
 //! "pentanomial"}], "players": {"NAME": {"steps": N}}}` with `a < b` and the
 //! counts from `a`'s point of view.
 
-use crate::atomic::write_atomic;
 use crate::elo::{self, EloError, FitOptions, PairResults};
 use crate::figures::PairingFigures;
 use crate::score::{Pentanomial, Wdl};
 use serde::{Deserialize, Serialize};
+use shashki_atomic::write_atomic;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;

@@ -8,7 +8,7 @@ use crate::checkpoints::{CheckpointStore, checkpoint_name};
 use crate::config::RunConfig;
 use crate::errors::RunError;
 use crate::family::Trainee;
-use crate::learner::StepReport;
+use crate::net_learner::StepReport;
 use crate::observer::{Observer, RunSummary};
 use crate::replay::{RefreshReport, ReplaySettings, ReplayWindow};
 use crate::resume::{open_learner, tidy_checkpoints};

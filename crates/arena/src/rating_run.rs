@@ -5,18 +5,18 @@
 //! `shashki rate`, `shashki match` and the training gate share
 //! [`play_pairing`].
 
-use crate::atomic::write_atomic;
 use crate::factory::PlayerFactory;
 use crate::figures::PairingFigures;
 use crate::journal::{Journal, JournalError};
 use crate::matches::{Control, GameRecord, MatchReport, MatchSettings, mix_seed, run_match};
 use crate::player::PlayerError;
 use crate::plot::{PlotError, write_elo_plot};
-use crate::ratings::{RatingsError, RatingsTable};
+use crate::ratings_file::{RatingsError, RatingsTable};
 use crate::score::PairingSummary;
 use crate::spec::PlayerSpec;
 use crate::sprt::{Sprt, SprtDecision};
 use crate::tournament::{common_run_dir, default_anchor, plot_data, training_steps};
+use shashki_atomic::write_atomic;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
