@@ -184,6 +184,63 @@ fn pdn_games(path: &Path) -> usize {
     shashki_rules::read_pdn(&std::fs::read_to_string(path).unwrap()).len()
 }
 
+/// An interrupted match goes on without playing its recorded pairs again:
+/// they are counted as the PDN file holds them (here edited to draws, which
+/// replaying could not give), and the report covers every game.
+#[test]
+fn a_resumed_match_counts_its_recorded_pairs_without_playing_them() {
+    let dir = temp_dir("resume-count");
+    let (pdn, js) = (dir.join("g.pdn"), dir.join("r.json"));
+    let args = |games: &'static str| {
+        vec![
+            "match".to_string(),
+            "ab:depth=2".into(),
+            "random".into(),
+            "--games".into(),
+            games.into(),
+            "--concurrency".into(),
+            "1".into(),
+            "--pdn".into(),
+            s(&pdn).into(),
+            "--json".into(),
+            s(&js).into(),
+            "--resume".into(),
+        ]
+    };
+    let run = |games| {
+        let owned = args(games);
+        let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
+        ok(&refs)
+    };
+    let first = run("4");
+    assert!(first.contains("+4 =0 -0"), "ab beats random: {first}");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let drawn = text
+        .replace("[Result \"2-0\"]", "[Result \"1-1\"]")
+        .replace("[Result \"0-2\"]", "[Result \"1-1\"]")
+        .replace("\n2-0\n", "\n1-1\n")
+        .replace(" 2-0\n", " 1-1\n")
+        .replace(" 0-2\n", " 1-1\n");
+    std::fs::write(&pdn, drawn).unwrap();
+    let resumed = run("8");
+    assert!(
+        resumed.contains("+4 =4 -0"),
+        "4 recorded draws, 4 new wins: {resumed}"
+    );
+    assert_eq!(pdn_games(&pdn), 8);
+    let v = json(&js);
+    assert_eq!(v["matches"][0]["games"], 8);
+    assert_eq!(
+        v["pairs"][0]["draws"], 4,
+        "the ratings count the recorded pairs"
+    );
+    // Nothing left to play: the report is made from the record alone.
+    let again = run("8");
+    assert!(again.contains("+4 =4 -0"), "{again}");
+    assert_eq!(pdn_games(&pdn), 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn match_sprt_stops_at_the_decision_and_resumes_to_the_same_one() {
     let dir = temp_dir("sprt");

@@ -1,15 +1,17 @@
 //! The journal of a rating run: each pair of games, as it ends, appended to
 //! the PDN file and added to the ratings file, both written atomically, so
-//! an interrupted run keeps every finished game. Resuming, games already in
-//! the PDN file (same players, same round) are not played or counted again,
-//! so rerunning an interrupted command goes on from where it stopped.
+//! an interrupted run keeps every finished game. Resuming, pairs already in
+//! the PDN file (same players, same round) are not played again and not
+//! added to the ratings again; the match counts them as recorded, so
+//! rerunning an interrupted command goes on from where it stopped and
+//! reports on every game of the pairing.
 
 use crate::matches::{GameRecord, today};
 use crate::ratings_file::{RatingsError, RatingsFile};
 use crate::score::{Pentanomial, Wdl};
 use shashki_atomic::write_atomic;
-use shashki_rules::{read_pdn, write_pdn};
-use std::collections::HashSet;
+use shashki_rules::{DrawRules, PdnGame, read_pdn, write_pdn};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -52,7 +54,7 @@ pub struct Journal {
 struct PdnLog {
     path: PathBuf,
     text: String,
-    recorded: HashSet<GameKey>,
+    recorded: HashMap<GameKey, PdnGame>,
 }
 
 fn key(white: &str, black: &str, pair: usize, leg: usize) -> GameKey {
@@ -98,15 +100,16 @@ impl Journal {
                         .into_iter()
                         .flatten()
                         .filter_map(|g| {
-                            Some((
+                            let key = (
                                 g.tag("White")?.to_string(),
                                 g.tag("Black")?.to_string(),
                                 g.tag("Round")?.to_string(),
-                            ))
+                            );
+                            Some((key, g))
                         })
                         .collect()
                 } else {
-                    HashSet::new()
+                    HashMap::new()
                 };
                 Some(PdnLog {
                     path,
@@ -135,21 +138,36 @@ impl Journal {
         }
     }
 
-    /// True if every game of a pairing of `pairs` pairs (`first` White in
-    /// the first leg) is already in the PDN file.
-    pub fn pairing_done(&self, first: &str, second: &str, pairs: usize) -> bool {
+    /// The pairs of a pairing of `pairs` pairs (`first` White in the first
+    /// leg) already in the PDN file, by pair index, as games under `rules`;
+    /// a pair missing a game or with a game that does not read back is left
+    /// out (and played again).
+    pub fn recorded_pairs(
+        &self,
+        first: &str,
+        second: &str,
+        pairs: usize,
+        rules: DrawRules,
+    ) -> HashMap<usize, [GameRecord; 2]> {
         let Some(log) = &self.pdn else {
-            return false;
+            return HashMap::new();
         };
-        pairs > 0
-            && (0..pairs).all(|p| {
-                log.recorded.contains(&key(first, second, p, 0))
-                    && log.recorded.contains(&key(second, first, p, 1))
+        let read = |white: &str, black: &str, p: usize, leg: usize| {
+            let pdn = log.recorded.get(&key(white, black, p, leg))?;
+            GameRecord::from_pdn(pdn, p, leg, rules)
+        };
+        (0..pairs)
+            .filter_map(|p| {
+                let games = [read(first, second, p, 0)?, read(second, first, p, 1)?];
+                Some((p, games))
             })
+            .collect()
     }
 
     /// Records a finished pair: PDN, then ratings, each written at once.
-    /// A pair already in the PDN file (resumed) is not counted again. The PDN
+    /// A pair already in the PDN file (resumed) is not written again, and is
+    /// counted only in a run without a ratings file (whose ratings start
+    /// empty; a ratings file holds it already). The PDN
     /// file is the journal `--resume` reads, so it is written first: a kill
     /// between the two writes can leave the ratings one pair short, never
     /// count a pair twice.
@@ -157,9 +175,11 @@ impl Journal {
         let keys = pair
             .each_ref()
             .map(|g| key(&g.white, &g.black, g.pair, g.leg));
-        if let Some(log) = &self.pdn
-            && keys.iter().all(|k| log.recorded.contains(k))
-        {
+        let already = self
+            .pdn
+            .as_ref()
+            .is_some_and(|log| keys.iter().all(|k| log.recorded.contains_key(k)));
+        if already && self.ratings_path.is_some() {
             return Ok(());
         }
         let [a, b] = pair;
@@ -174,7 +194,9 @@ impl Journal {
         wdl.add_points(p1);
         let mut penta = Pentanomial::default();
         penta.add_pair(p0, p1);
-        if let Some(log) = &mut self.pdn {
+        if let Some(log) = &mut self.pdn
+            && !already
+        {
             let games: Vec<_> = pair
                 .iter()
                 .map(|g| g.to_pdn(&self.event, &self.date))
@@ -188,7 +210,7 @@ impl Journal {
                 path: log.path.clone(),
                 source,
             })?;
-            log.recorded.extend(keys);
+            log.recorded.extend(keys.into_iter().zip(games));
         }
         self.ratings.add(first, second, wdl, penta);
         self.save_ratings()

@@ -21,7 +21,7 @@ use crate::sprt::SprtStatus;
 use shashki_rules::pdn::{TERMINATION_TAG, write_pdn_file};
 use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, PdnGame};
 use shashki_search::tablebase::{self, Tablebases, TbWdl};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
@@ -161,6 +161,27 @@ impl EndCause {
             EndCause::Forfeit { .. } => "forfeit".to_string(),
         }
     }
+
+    /// The cause a PDN `Termination` tag names ([`EndCause::label`] read
+    /// back; a forfeit keeps its text, as a failure of the player's own);
+    /// `None` for a text no cause writes.
+    pub fn from_label(label: &str) -> Option<EndCause> {
+        if label == TABLEBASE_LABEL {
+            return Some(EndCause::Tablebase);
+        }
+        if let Some(reason) = EndReason::from_label(label) {
+            return Some(EndCause::Rules(reason));
+        }
+        let rest = label.strip_prefix("forfeit by ")?;
+        let (side, text) = rest.split_once(": ")?;
+        let loser = [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| c.to_string().eq_ignore_ascii_case(side))?;
+        Some(EndCause::Forfeit {
+            loser,
+            failure: PlayerFailure::Internal(text.to_string()),
+        })
+    }
 }
 
 /// One finished game of a match.
@@ -198,6 +219,27 @@ impl GameRecord {
             Color::Black
         };
         self.result.points_for(color)
+    }
+
+    /// The record of game `leg` of pair `pair` read back from its PDN
+    /// record ([`GameRecord::to_pdn`]) under `rules`: `None` if it has no
+    /// result, a move that is not legal or a cause no game ends with.
+    pub fn from_pdn(
+        pdn: &PdnGame,
+        pair: usize,
+        leg: usize,
+        rules: DrawRules,
+    ) -> Option<GameRecord> {
+        Some(GameRecord {
+            pair,
+            leg,
+            opening: pdn.tag("Opening").unwrap_or_default().to_string(),
+            white: pdn.tag("White")?.to_string(),
+            black: pdn.tag("Black")?.to_string(),
+            game: pdn.replay(rules).ok()?,
+            result: pdn.result?,
+            cause: EndCause::from_label(pdn.tag(TERMINATION_TAG)?)?,
+        })
     }
 
     /// The PDN record: roster tags, `Round` as `pair.leg`, the `Opening`
@@ -471,6 +513,19 @@ pub fn run_match(
     settings: &MatchSettings,
     observer: &mut dyn FnMut(&[GameRecord; 2], &PairingSummary) -> Control,
 ) -> MatchReport {
+    run_match_resuming(first, second, settings, &HashMap::new(), observer)
+}
+
+/// [`run_match`] going on with an interrupted match: the pairs in
+/// `recorded` (by pair index, from the journal) are not played again but
+/// counted and shown to `observer` as they were played.
+pub fn run_match_resuming(
+    first: &PlayerFactory,
+    second: &PlayerFactory,
+    settings: &MatchSettings,
+    recorded: &HashMap<usize, [GameRecord; 2]>,
+    observer: &mut dyn FnMut(&[GameRecord; 2], &PairingSummary) -> Control,
+) -> MatchReport {
     let pairs = settings.pairs();
     let openings = settings.book.ballot(pairs, settings.seed);
     let timed = settings.time_control.is_some() || first.is_timed() || second.is_timed();
@@ -508,10 +563,16 @@ pub fn run_match(
                     if pair >= pairs {
                         return;
                     }
-                    let opening = openings[pair];
-                    let a = play_leg(pair, 0, opening, first, second, settings);
-                    let b = play_leg(pair, 1, opening, first, second, settings);
-                    if tx.send([a, b]).is_err() {
+                    let games = match recorded.get(&pair) {
+                        Some(games) => games.clone(),
+                        None => {
+                            let opening = openings[pair];
+                            let a = play_leg(pair, 0, opening, first, second, settings);
+                            let b = play_leg(pair, 1, opening, first, second, settings);
+                            [a, b]
+                        }
+                    };
+                    if tx.send(games).is_err() {
                         return;
                     }
                 }

@@ -8,7 +8,9 @@
 use crate::factory::PlayerFactory;
 use crate::figures::PairingFigures;
 use crate::journal::{Journal, JournalError};
-use crate::matches::{Control, GameRecord, MatchReport, MatchSettings, mix_seed, run_match};
+use crate::matches::{
+    Control, GameRecord, MatchReport, MatchSettings, mix_seed, run_match_resuming,
+};
 use crate::player::PlayerError;
 use crate::plot::{PlotError, write_elo_plot};
 use crate::ratings_file::{RatingsError, RatingsTable};
@@ -118,12 +120,12 @@ pub type PairWatch<'w> =
 /// (if given), then shown to `watch`, which may stop the match. At the
 /// SPRT's decision no new pair starts and the pairs under way are not
 /// counted (nor recorded), so the journal holds exactly the games the test
-/// saw; the report carries the test's final state. A pairing whose games
-/// are all in the journal already (a resumed run) is not played: `None`.
+/// saw; the report carries the test's final state.
 ///
-/// Resuming, pairs already in the journal are played again but not recorded
-/// twice; the test counts them as replayed, which from the same seed are
-/// the same games for players without a clock.
+/// Resuming, pairs already in the journal are not played again: their
+/// recorded games are counted (and shown to `sprt` and `watch`) in their
+/// place, so the report and the test cover every game in the PDN file,
+/// timed players' too.
 pub fn play_pairing(
     a: &PlayerFactory,
     b: &PlayerFactory,
@@ -131,12 +133,10 @@ pub fn play_pairing(
     mut sprt: Option<Sprt>,
     journal: &mut Journal,
     watch: &mut PairWatch<'_>,
-) -> Result<Option<MatchReport>, JournalError> {
-    if journal.pairing_done(a.name(), b.name(), settings.pairs()) {
-        return Ok(None);
-    }
+) -> Result<MatchReport, JournalError> {
+    let recorded = journal.recorded_pairs(a.name(), b.name(), settings.pairs(), settings.rules);
     let mut failed = None;
-    let mut report = run_match(a, b, settings, &mut |pair, summary| {
+    let mut report = run_match_resuming(a, b, settings, &recorded, &mut |pair, summary| {
         if let Err(e) = journal.record_pair(pair) {
             failed = Some(e);
             return Control::Stop;
@@ -153,7 +153,7 @@ pub fn play_pairing(
     report.sprt = sprt.map(|test| test.status());
     match failed {
         Some(e) => Err(e),
-        None => Ok(Some(report)),
+        None => Ok(report),
     }
 }
 
@@ -176,7 +176,7 @@ pub fn rate_players(
     let mut played = Vec::new();
     for pairing in pairings {
         let (a, b) = (&players[pairing.first], &players[pairing.second]);
-        played.extend(play_logged(a, b, pairing, journal, log)?);
+        played.push(play_logged(a, b, pairing, journal, log)?);
     }
     let mut table = finish(journal, specs, anchor, outputs.prior_draws, log)?;
     table.matches = played;
@@ -185,30 +185,42 @@ pub fn rate_players(
 }
 
 /// One pairing with its progress lines (about ten), its result table and
-/// the network batching figures; its figures if it was played.
+/// the network batching figures; its figures (recorded pairs of a resumed
+/// run included).
 fn play_logged(
     a: &PlayerFactory,
     b: &PlayerFactory,
     pairing: &Pairing,
     journal: &mut Journal,
     log: &mut dyn RatingLog,
-) -> Result<Option<PairingFigures>, RatingError> {
+) -> Result<PairingFigures, RatingError> {
     let settings = &pairing.settings;
     let pairs = settings.pairs();
     let (first, second) = (a.name(), b.name());
-    if journal.pairing_done(first, second, pairs) {
-        log.progress(&format!(
-            "{first} vs {second}: all {} games are in the PDN file already; skipped",
-            pairs * 2
-        ));
-        return Ok(None);
-    }
     let most = if pairing.sprt.is_some() {
         "at most "
     } else {
         ""
     };
-    log.progress(&format!("{first} vs {second}: {most}{} games", pairs * 2));
+    let recorded = journal
+        .recorded_pairs(first, second, pairs, settings.rules)
+        .len();
+    if recorded == pairs {
+        log.progress(&format!(
+            "{first} vs {second}: all {} games are in the PDN file already: skipped, the \
+             recorded games reported",
+            pairs * 2
+        ));
+    } else if recorded > 0 {
+        log.progress(&format!(
+            "{first} vs {second}: {most}{} games, {} of them in the PDN file already \
+             (counted, not played again)",
+            pairs * 2,
+            recorded * 2
+        ));
+    } else {
+        log.progress(&format!("{first} vs {second}: {most}{} games", pairs * 2));
+    }
     let every = (pairs / 10).max(1);
     let mut done = 0;
     let sprt = pairing.sprt.clone();
@@ -227,11 +239,9 @@ fn play_logged(
         Control::Continue
     })
     .map_err(RatingError::Recording)?;
-    let figures = report.as_ref().map(|report| {
-        // Shown with a blank line after it.
-        log.result(&format!("{}\n", report.result_table()));
-        report.figures()
-    });
+    // Shown with a blank line after it.
+    log.result(&format!("{}\n", report.result_table()));
+    let figures = report.figures();
     for player in [a, b] {
         // Timed net players search on their own threads, not through the batcher.
         if let Some(stats) = player.batch_stats().filter(|s| s.batches > 0) {
