@@ -6,7 +6,7 @@
 use shashki_rules::{Game, Move};
 use shashki_search::batching::BatchStats;
 use shashki_search::tablebase::Tablebases;
-use shashki_search::{Engine, EvalRequest, Evaluation, Evaluator, SearchLimits};
+use shashki_search::{Engine, EvalRequest, Evaluation, Evaluator, SearchLimits, StopHandle};
 use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
@@ -58,6 +58,12 @@ pub trait Player: Send {
         let _ = (clock, allowance);
         self.choose_move(game)
     }
+
+    /// A handle that stops the search under way at once, for a player whose
+    /// search can be stopped (an engine's); `None` for the others.
+    fn stop_handle(&self) -> Option<StopHandle> {
+        None
+    }
 }
 
 /// A player's own limits under a game clock: the clock replaces its time
@@ -105,6 +111,10 @@ impl Player for EnginePlayer {
     ) -> Result<Move, PlayerFailure> {
         let limits = limits_on_clock(&self.limits, clock);
         self.play(game, &limits)
+    }
+
+    fn stop_handle(&self) -> Option<StopHandle> {
+        self.engine.stop_handle()
     }
 }
 

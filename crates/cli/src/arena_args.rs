@@ -152,9 +152,10 @@ pub struct OutputOptions {
     /// so an interrupted run keeps every finished game).
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
-    /// Go on with an interrupted run of the same command: games already in
-    /// the `--pdn` file (same players and round) are not played or counted
-    /// again.
+    /// Go on with an interrupted run of the same command: pairs already in
+    /// the `--pdn` file (same players and round) are not played again but
+    /// counted as recorded (the report covers every game of the pairing),
+    /// and not added to `--ratings` twice.
     #[arg(long, requires = "pdn")]
     pub resume: bool,
     /// PNG of Elo against training steps (default: `elo.png` in the run

@@ -24,7 +24,8 @@ use std::time::Duration;
 pub struct EngineOptions {
     /// Search threads (`threads=`); 0 means one per core. Alpha-beta
     /// engines (Lazy SMP) default to 1, which keeps fixed-depth searches
-    /// reproducible; MCTS defaults to one per core (each thread evaluates
+    /// reproducible; for play, a second thread is worth about a doubling of
+    /// the time (docs/RESULTS.md, "Two threads against one"). MCTS defaults to one per core (each thread evaluates
     /// its own batch while the others search, so the network keeps every
     /// core busy), and 1 makes it reproducible from the seed.
     #[arg(long)]

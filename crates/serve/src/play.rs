@@ -2,7 +2,7 @@
 //! `POST /api/engine-move` (a named engine's or arena player's reply).
 
 use crate::error::{ApiError, ApiResult};
-use crate::players::SearchAsk;
+use crate::players::{SearchAsk, choose_move};
 use crate::position::{GameRequest, MoveView, PositionView};
 use crate::state::{AppState, StopOnDrop, clamp_time};
 use crate::{RawBody, json_body};
@@ -105,9 +105,7 @@ pub async fn engine_move(
         };
         let _ = made_tx.send(mover.stop_handle());
         let start = Instant::now();
-        mover
-            .choose(&search_game, movetime)
-            .map(|mv| (mv, start.elapsed()))
+        choose_move(mover.as_mut(), &search_game, movetime).map(|mv| (mv, start.elapsed()))
     });
     // Held across the await: if the client goes away this future is
     // dropped, and with it the guard that stops the search.

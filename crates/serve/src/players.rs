@@ -6,10 +6,11 @@
 //! player spec: whatever it sends is looked up in the list, and a text that
 //! is not a name is refused before anything is started, opened or read.
 
+use shashki_arena::player::EnginePlayer;
 use shashki_arena::{GameSetup, Player, PlayerFactory};
 use shashki_rules::{Game, Move};
 use shashki_search::tablebase::Tablebases;
-use shashki_search::{Engine, SearchLimits, SearchReport, StopHandle};
+use shashki_search::{Engine, SearchLimits};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -98,15 +99,6 @@ pub enum Choice {
     Engine(NamedEngine),
     /// A named arena player.
     Player(NamedPlayer),
-}
-
-/// Something that chooses one move: an engine (which can be stopped) or an
-/// arena player (bounded by its time per move).
-pub enum Mover {
-    /// A named engine, with the request's depth cap.
-    Engine(Box<dyn Engine>, Option<u32>),
-    /// An arena player.
-    Player(Box<dyn Player>),
 }
 
 impl Opponents {
@@ -257,14 +249,27 @@ impl Opponents {
         Ok(())
     }
 
-    /// A mover for `choice` (from [`Opponents::choose_for`]); a
-    /// failure here is the server's (an engine that could not be made).
-    pub fn mover(&self, choice: &Choice, ask: &SearchAsk, seed: u64) -> Result<Mover, String> {
+    /// A player for `choice` (from [`Opponents::choose_for`]): every
+    /// opponent plays by the one route of the arena's players, a named
+    /// engine as an [`EnginePlayer`] at the request's depth cap. A failure
+    /// here is the server's (an engine that could not be made).
+    pub fn mover(
+        &self,
+        choice: &Choice,
+        ask: &SearchAsk,
+        seed: u64,
+    ) -> Result<Box<dyn Player>, String> {
         match choice {
-            Choice::Engine(engine) => (engine.make)(&EngineSettings {
-                threads: ask.threads,
-            })
-            .map(|e| Mover::Engine(e, ask.depth)),
+            Choice::Engine(engine) => {
+                let engine = (engine.make)(&EngineSettings {
+                    threads: ask.threads,
+                })?;
+                let cap = SearchLimits {
+                    depth: ask.depth,
+                    ..SearchLimits::default()
+                };
+                Ok(Box::new(EnginePlayer::new(engine, cap)))
+            }
             Choice::Player(player) => player
                 .factory
                 .create_for_game(&GameSetup {
@@ -272,7 +277,6 @@ impl Opponents {
                     clocked: true,
                     tablebases: self.tablebases.as_ref(),
                 })
-                .map(Mover::Player)
                 .map_err(|e| format!("{}: {e}", player.name)),
         }
     }
@@ -287,36 +291,21 @@ fn looks_like_a_name(text: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '+' | '-'))
 }
 
-impl Mover {
-    /// A handle that stops the search at once, if this mover has one.
-    pub fn stop_handle(&self) -> Option<StopHandle> {
-        match self {
-            Mover::Engine(e, _) => e.stop_handle(),
-            Mover::Player(_) => None,
-        }
-    }
-
-    /// The move to play in `game` (not over) within `movetime`; an arena
-    /// player thinks on a clock of that time per move.
-    pub fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Move, String> {
-        let limits = SearchLimits::movetime(movetime);
-        match self {
-            Mover::Engine(engine, depth) => engine
-                .go(
-                    game,
-                    &SearchLimits {
-                        depth: *depth,
-                        ..limits
-                    },
-                    &mut |_: &SearchReport| {},
-                )
-                .best_move
-                .ok_or_else(|| "the engine found no move".to_string()),
-            Mover::Player(player) => player
-                .choose_move_on_clock(game, &limits, movetime * 2 + Duration::from_secs(1))
-                .map_err(|e| e.to_string()),
-        }
-    }
+/// The move `player` plays in `game` (not over) on a clock of `movetime`
+/// per move: an engine searches for that time (within its depth cap), an
+/// arena player thinks on the clock.
+pub fn choose_move(
+    player: &mut dyn Player,
+    game: &Game,
+    movetime: Duration,
+) -> Result<Move, String> {
+    player
+        .choose_move_on_clock(
+            game,
+            &SearchLimits::movetime(movetime),
+            movetime * 2 + Duration::from_secs(1),
+        )
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
