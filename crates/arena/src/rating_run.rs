@@ -202,9 +202,8 @@ fn play_logged(
     } else {
         ""
     };
-    let recorded = journal
-        .recorded_pairs(first, second, pairs, settings.rules)
-        .len();
+    // Counted by tags only: play_pairing reads the recorded games back.
+    let recorded = journal.recorded_count(first, second, pairs);
     if recorded == pairs {
         log.progress(&format!(
             "{first} vs {second}: all {} games are in the PDN file already: skipped, the \

@@ -133,15 +133,11 @@ pub fn with_options(spec: &str, extra: &[String]) -> String {
         let key = option.split('=').next().unwrap_or("");
         kind.options.contains(&key)
     };
-    let extra: Vec<&String> = extra.iter().filter(applies).collect();
+    let extra: Vec<&str> = extra.iter().filter(applies).map(String::as_str).collect();
     if extra.is_empty() {
         return spec.to_string();
     }
-    let joined = extra
-        .iter()
-        .map(|s| s.as_str())
-        .collect::<Vec<_>>()
-        .join(",");
+    let joined = extra.join(",");
     let has_options = match rest {
         None => false,
         Some(rest) if kind.takes_path => options::path_and_options(rest).1.is_some(),
