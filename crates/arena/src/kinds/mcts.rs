@@ -12,7 +12,7 @@
 //! instead of passing through them: both reproduce the search as it was
 //! before issue 25, for comparisons.
 
-use super::options::{number, options};
+use super::options::{joined, number, options};
 use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
 use crate::spec::{MctsSettings, PlayerKind};
@@ -34,19 +34,22 @@ pub(crate) const KIND: Kind = Kind {
     syntax: "mcts:...",
     example: "mcts:sims=8,gumbel,rollouts=2",
     takes_path: false,
-    options: &[
-        "sims",
-        "movetime",
-        "threads",
-        "gumbel",
-        "puct",
-        "leaves",
-        "cache",
-        "evaluate_forced",
-        "rollouts",
-    ],
+    options: &joined::<8, 1, 9>(SEARCH_OPTIONS, ["rollouts"]),
     parse,
 };
+
+/// The options of an MCTS search, read by [`search_option`] for every
+/// MCTS kind (`mcts:` over playouts, `net:` over a network).
+pub(crate) const SEARCH_OPTIONS: [&str; 8] = [
+    "sims",
+    "movetime",
+    "threads",
+    "gumbel",
+    "puct",
+    "leaves",
+    "cache",
+    "evaluate_forced",
+];
 
 fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
     let mut search = MctsSettings::default();

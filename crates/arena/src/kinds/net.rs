@@ -6,9 +6,10 @@
 //! network directly with its own threads.
 
 use super::mcts::{
-    EvalSource, MctsPlayer, engine_config, is_timed, search_option, search_threads, timed_player,
+    EvalSource, MctsPlayer, SEARCH_OPTIONS, engine_config, is_timed, search_option, search_threads,
+    timed_player,
 };
-use super::options::{network_path_and_options, number, options};
+use super::options::{joined, network_path_and_options, number, options};
 use super::{EngineSetup, Kind};
 use crate::player::{GameSetup, Player, PlayerFailure, PlayerMaker, SharedEvaluator};
 use crate::spec::{MctsSettings, PlayerKind};
@@ -30,19 +31,7 @@ pub(crate) const KIND: Kind = Kind {
     syntax: "net:PATH@...",
     example: "net:runs/a/ckpt-120@sims=64,gumbel,batch=8",
     takes_path: true,
-    options: &[
-        "sims",
-        "movetime",
-        "threads",
-        "gumbel",
-        "puct",
-        "leaves",
-        "cache",
-        "evaluate_forced",
-        "device",
-        "batch",
-        "kernels",
-    ],
+    options: &joined::<8, 3, 11>(SEARCH_OPTIONS, ["device", "batch", "kernels"]),
     parse,
 };
 

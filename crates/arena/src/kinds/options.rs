@@ -18,6 +18,26 @@ pub(crate) fn options(text: &str) -> Result<Vec<(&str, Option<&str>)>, String> {
     Ok(out)
 }
 
+/// `first` then `second`: one kind's option list built from lists other
+/// kinds share, each written once.
+pub(crate) const fn joined<const A: usize, const B: usize, const N: usize>(
+    first: [&'static str; A],
+    second: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(A + B == N, "the joined list's length is the sum of the two");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = first[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = second[i - A];
+        i += 1;
+    }
+    out
+}
+
 /// The value of option `key` as a number.
 pub(crate) fn number<T: FromStr>(key: &str, value: &str) -> Result<T, String> {
     value
