@@ -708,12 +708,15 @@ mod tests {
         assert_eq!(resnet.net.kind, shashki_net::NetKind::Resnet8x8);
         resnet.net.kind = cpu.net.kind;
         assert_eq!(resnet, cpu);
-        // The concurrent twin differs in its mode and publishing interval.
+        // The concurrent twin differs in its mode, publishing interval and
+        // the checkpoints kept (all of a 4-hour run at one per 50 steps).
         let mut concurrent = RunConfig::load(&configs_dir().join("cpu-concurrent.toml")).unwrap();
         assert_eq!(concurrent.run.mode, RunMode::Concurrent);
         assert_eq!(concurrent.train.checkpoint_every_steps, 50);
+        assert_eq!(concurrent.train.keep_checkpoints, 5000);
         concurrent.run.mode = cpu.run.mode;
         concurrent.train.checkpoint_every_steps = cpu.train.checkpoint_every_steps;
+        concurrent.train.keep_checkpoints = cpu.train.keep_checkpoints;
         assert_eq!(concurrent, cpu);
     }
 
