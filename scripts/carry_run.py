@@ -15,6 +15,10 @@ in the archive to count only the chunks carried: samples played become the
 chunks' total and samples drawn are scaled by the same factor, which keeps
 the replay ratio the concurrent learner is held to, and the tokens stay.
 The games and samples the run reports (`games`, `samples`) are kept.
+Chunks written after the newest checkpoint (seconds of self-play in a
+concurrent run) are carried and counted as already played, so their reuse
+tokens are not added again; the kept older checkpoints travel without
+their state files (they are for rating, not for resuming).
 
 Usage:
     carry_run.py pack RUN_DIR ARCHIVE.tar.zst [--keep STEP,STEP,...]
