@@ -216,6 +216,35 @@ fn concurrent_nnue_training_exports_its_model() {
 }
 
 #[test]
+fn a_resumed_run_names_the_config_it_runs_with() {
+    let dir = temp_dir("banner");
+    let config = concurrent_config(&dir, "nnue-smoke.toml");
+    let run = RunDir::new(dir.join("run"));
+    run_ok(train(&config, run.root(), 1));
+    // Resumed with the shipped sequential config: the saved concurrent one runs,
+    // and the banner says so rather than describing the one given.
+    let sequential = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nnue-smoke.toml");
+    let output = run_ok(train(&sequential, run.root(), 2));
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let banner = all
+        .lines()
+        .find(|l| l.starts_with("shashki train: run"))
+        .unwrap();
+    let saved = run.root().join("config.toml");
+    assert!(
+        banner.contains(&format!("| config {} |", saved.display())),
+        "{banner}"
+    );
+    assert!(banner.contains("| concurrent: self-play on"), "{banner}");
+    assert!(all.contains("resuming with the saved one"), "{all}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn gating_is_refused_in_concurrent_mode() {
     let dir = temp_dir("gating");
     let config = concurrent_config(&dir, "smoke.toml");

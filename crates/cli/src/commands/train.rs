@@ -65,30 +65,42 @@ fn training_line(config: &RunConfig) -> String {
     }
 }
 
+/// The configuration the run will use, for the banner: a resumed run keeps
+/// its saved `config.toml` whatever `--config` says, so name that one.
+fn running_config(args: &Args, given: &RunConfig) -> Result<(RunConfig, PathBuf)> {
+    let saved = args.run_dir.join("config.toml");
+    if saved.is_file() {
+        Ok((load_config(&saved)?, saved))
+    } else {
+        Ok((given.clone(), args.config.clone()))
+    }
+}
+
 /// Runs `shashki train`.
 pub fn run(args: Args) -> Result<()> {
     let config = load_config(&args.config)?;
+    let (shown, shown_path) = running_config(&args, &config)?;
     let device = device_from_name(&args.run.device)?;
     let stop = stop_on_signals()?;
     let mut progress = args.run.progress();
-    let net = match config.run.engine {
+    let net = match shown.run.engine {
         EngineFamily::Mcts => format!(
             "net {} {}x{}",
-            config.net.kind, config.net.blocks, config.net.channels
+            shown.net.kind, shown.net.blocks, shown.net.channels
         ),
         EngineFamily::Nnue => format!(
             "nnue {}x{:?}, alpha-beta self-play at depth {}",
-            config.nnue.ft, config.nnue.hidden, config.nnue.depth
+            shown.nnue.ft, shown.nnue.hidden, shown.nnue.depth
         ),
     };
     progress.line(&format!(
         "shashki train: run {} | config {} | device {} | {net} | {} | {} games/gen, {}",
         args.run_dir.display(),
-        args.config.display(),
+        shown_path.display(),
         args.run.device,
-        schedule_line(&config),
-        config.selfplay.games_per_generation,
-        training_line(&config),
+        schedule_line(&shown),
+        shown.selfplay.games_per_generation,
+        training_line(&shown),
     ));
     let mut gate = ArenaGate {
         device: args.run.device.clone(),
