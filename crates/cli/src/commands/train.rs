@@ -13,7 +13,7 @@ use shashki_net::device_from_name;
 use shashki_selfplay::available_cores;
 use shashki_train::concurrent::core_split;
 use shashki_train::config::{EngineFamily, RunMode};
-use shashki_train::{RunConfig, TrainOptions};
+use shashki_train::{RunConfig, RunDir, TrainOptions};
 use std::path::PathBuf;
 
 /// Options of `shashki train`.
@@ -68,8 +68,9 @@ fn training_line(config: &RunConfig) -> String {
 /// The configuration the run will use, for the banner: a resumed run keeps
 /// its saved `config.toml` whatever `--config` says, so name that one.
 fn running_config(args: &Args, given: &RunConfig) -> Result<(RunConfig, PathBuf)> {
-    let saved = args.run_dir.join("config.toml");
-    if saved.is_file() {
+    let run_dir = RunDir::new(args.run_dir.clone());
+    if run_dir.exists() {
+        let saved = run_dir.config_path();
         Ok((load_config(&saved)?, saved))
     } else {
         Ok((given.clone(), args.config.clone()))
