@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The shipped MCTS models (policy/value nets; `nnue-2h` is not one).
-const MODELS: [&str; 3] = ["cpu-2h", "diag-2h", "diag-fast-2h"];
+const MODELS: [&str; 4] = ["cpu-2h", "diag-2h", "diag-fast-2h", "diag-4h"];
 const POSITIONS: usize = 1000;
 const TOLERANCE: f64 = 1e-4;
 /// Batches of 1 and of 64 run the same graph; only float rounding differs.

@@ -7,6 +7,8 @@
 //! - `diag-fast-2h` (the same net kind, size and config after issue 25's
 //!   faster self-play and training) likewise: an untrained net of its
 //!   shape is the one `diag-2h`'s test plays;
+//! - `diag-4h` (the same shape again, the end of issue 35's 4-hour
+//!   concurrent run) likewise;
 //! - `nnue-2h` (alpha-beta with the NNUE evaluation, the from-zero NNUE
 //!   run) against the hand evaluation at the same fixed depth.
 //!
@@ -135,6 +137,11 @@ fn an_untrained_diagonal_net_of_the_same_shape_fails_the_same_test() {
 #[test]
 fn shipped_diag_fast_mcts_model_scores_at_least_70_percent_against_alpha_beta_depth_2() {
     assert_passes(&mcts_player(&shipped("diag-fast-2h")), MCTS_OPPONENT);
+}
+
+#[test]
+fn shipped_diag_4h_mcts_model_scores_at_least_70_percent_against_alpha_beta_depth_2() {
+    assert_passes(&mcts_player(&shipped("diag-4h")), MCTS_OPPONENT);
 }
 
 #[test]
