@@ -6,11 +6,14 @@
 #   docs/results/nnue-data/arms.sh train ARM ARM [SECONDS=3600]   # runs/nnue-data/ARM, ARM.log
 #   docs/results/nnue-data/arms.sh match ARM [BASE=base] [GAMES=400]
 # Runs resume (rerun `train`); a match resumes from its PDN (--resume).
+# Each finished arm's net is also kept in docs/results/nnue-data/nets/ARM
+# (a model folder); a match uses it when runs/nnue-data/ARM is not there.
 set -u
 S=$PWD/target/release/shashki
 D=docs/results/nnue-data
 R=runs/nnue-data
 mkdir -p $R
+net() { if [ -d $R/$1/model ]; then echo $R/$1/model; else echo $D/nets/$1; fi; }
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s)" "$line"; done; }
 case $1 in
   train)
@@ -21,7 +24,7 @@ case $1 in
     wait;;
   match)
     arm=$2; base=${3:-base}; games=${4:-400}
-    $S match "nnue:$R/$arm/model@movetime=100" "nnue:$R/$base/model@movetime=100" --games $games \
+    $S match "nnue:$(net $arm)@movetime=100" "nnue:$(net $base)@movetime=100" --games $games \
       --concurrency 2 --tablebase tablebases --seed 36 --pdn $D/$arm-vs-$base.pdn --resume \
       --json $D/$arm-vs-$base.json 2>&1 | tee $R/$arm-vs-$base.log | tail -25;;
   *) echo "usage: arms.sh train ARM ARM [SECONDS] | match ARM [BASE] [GAMES]" >&2; exit 2;;
