@@ -5,7 +5,7 @@ Each generation line of an alpha-beta run says its games a minute, its
 samples a second and its new distinct positions an hour of self-play
 (`new pos/h`: positions no earlier sample of the same process had); this
 sums them over the run.
-Usage: distinct.py runs/nnue-data/ARM.log [...]
+Usage: distinct.py docs/results/nnue-data/logs/ARM.log [...] (or runs/nnue-data/ARM.log)
 """
 import re
 import sys
