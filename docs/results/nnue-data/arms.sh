@@ -9,12 +9,7 @@
 # Each finished arm's net is also kept in docs/results/nnue-data/nets/ARM
 # (a model folder); a match uses it when runs/nnue-data/ARM is not there.
 set -u
-S=$PWD/target/release/shashki
-D=docs/results/nnue-data
-R=runs/nnue-data
-mkdir -p $R
-net() { if [ -d $R/$1/model ]; then echo $R/$1/model; else echo $D/nets/$1; fi; }
-stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s)" "$line"; done; }
+. docs/results/nnue-data/lib.sh
 case $1 in
   train)
     secs=${4:-3600}

@@ -8,20 +8,15 @@
 #   docs/results/nnue-data/run2h.sh curve                 # checkpoints every 15 min vs nnue-2h, 40 games each
 #   docs/results/nnue-data/run2h.sh sprt                  # GSPRT [0, 15] logistic against nnue-2h, 100 ms
 #   docs/results/nnue-data/run2h.sh 1s                    # 100 games vs nnue-2h, 40 vs ab, 40 vs diag-fast-2h
-# Every match resumes from its PDN (--resume). The run's last net is `net`
-# below: runs/nnue-data/run2h/model, or the kept copy nets/run2h.
+# Every match resumes from its PDN (--resume). The run's last net is
+# runs/nnue-data/run2h/model, or the kept copy nets/run2h (`net` in lib.sh).
 set -u
-S=$PWD/target/release/shashki
-D=docs/results/nnue-data
-R=runs/nnue-data
+. docs/results/nnue-data/lib.sh
 RUN=$R/run2h
-mkdir -p $R
-net() { if [ -d $RUN/model ]; then echo $RUN/model; else echo $D/nets/run2h; fi; }
-stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s)" "$line"; done; }
 # match NAME GAMES ME_OPTIONS OPPONENT [EXTRA...]: one match, its PDN, JSON and log here.
 match() {
   local name=$1 games=$2 me=$3 opponent=$4; shift 4
-  $S match "nnue:$(net)@$me" "$opponent" --games $games --concurrency 2 --tablebase tablebases \
+  $S match "nnue:$(net run2h)@$me" "$opponent" --games $games --concurrency 2 --tablebase tablebases \
     --seed 36 --pdn $D/run2h-$name.pdn --resume --json $D/run2h-$name.json "$@" 2>&1 \
     | tee $D/logs/run2h-$name.log | tail -12
 }
