@@ -9,27 +9,38 @@
 #   docs/results/nnue-data/run2h.sh sprt                  # GSPRT [0, 15] logistic against nnue-2h, 100 ms
 #   docs/results/nnue-data/run2h.sh 1s                    # 100 games vs nnue-2h, 40 vs ab, 40 vs diag-fast-2h
 # Every match resumes from its PDN (--resume). The run's last net is
-# runs/nnue-data/run2h/model, or the kept copy nets/run2h (`net` in lib.sh).
+# runs/nnue-data/run2h/model, or the kept copy nets/run2h (`net` in lib.sh);
+# the curve's checkpoints are kept in nets/run2h-curve. RUN_NAME=run2h-b
+# names a second run of the same recipe (its own folders, logs and files).
 set -u
 . docs/results/nnue-data/lib.sh
-RUN=$R/run2h
+NAME=${RUN_NAME:-run2h}
+RUN=$R/$NAME
 # match NAME GAMES ME_OPTIONS OPPONENT [EXTRA...]: one match, its PDN, JSON and log here.
 match() {
   local name=$1 games=$2 me=$3 opponent=$4; shift 4
-  $S match "nnue:$(net run2h)@$me" "$opponent" --games $games --concurrency 2 --tablebase tablebases \
-    --seed 36 --pdn $D/run2h-$name.pdn --resume --json $D/run2h-$name.json "$@" 2>&1 \
-    | tee $D/logs/run2h-$name.log | tail -12
+  $S match "nnue:$(net $NAME)@$me" "$opponent" --games $games --concurrency 2 --tablebase tablebases \
+    --seed 36 --pdn $D/$NAME-$name.pdn --resume --json $D/$NAME-$name.json "$@" 2>&1 \
+    | tee $D/logs/$NAME-$name.log | tail -12
+}
+# curve_players DIR: the curve's players file, checkpoints under DIR/checkpoints.
+curve_players() {
+  python3 $D/curve_players.py $D/logs/$NAME.log $1 15 "nnue:models/nnue-2h@movetime=100" "nnue-2h, 100 ms"
 }
 case ${1:-} in
   train)
     secs=${2:-7200}
-    timeout -s TERM $secs $S train --config $D/combined-2h.toml --run-dir $RUN --plain 2>&1 | stamp >> $R/run2h.log
-    mkdir -p $D/nets/run2h && cp $RUN/model/* $D/nets/run2h/ && cp $R/run2h.log $D/logs/;;
+    timeout -s TERM $secs $S train --config $D/combined-2h.toml --run-dir $RUN --plain 2>&1 | stamp >> $R/$NAME.log
+    mkdir -p $D/nets/$NAME $D/nets/$NAME-curve/checkpoints && cp $RUN/model/* $D/nets/$NAME/ && cp $R/$NAME.log $D/logs/
+    # The curve's checkpoints (~70 kB each) outlive the machine's runs/ here.
+    curve_players $RUN | sed -n 's#^spec = "nnue:\(.*/checkpoints/[^@]*\)@.*#\1#p' \
+      | xargs -r cp -t $D/nets/$NAME-curve/checkpoints;;
   curve)
-    python3 $D/curve_players.py $R/run2h.log $RUN 15 "nnue:models/nnue-2h@movetime=100" "nnue-2h, 100 ms" > $D/run2h-curve.toml
-    $S rate --players-file $D/run2h-curve.toml --gauntlet "nnue-2h, 100 ms" --games 40 --concurrency 2 \
-      --tablebase tablebases --seed 36 --anchor "nnue-2h, 100 ms=0" --pdn $D/run2h-curve.pdn --resume \
-      --json $D/run2h-curve.json --plot $D/run2h-curve.png 2>&1 | tee $D/logs/run2h-curve.log | tail -15;;
+    dir=$RUN; [ -d $RUN/checkpoints ] || dir=$D/nets/$NAME-curve
+    curve_players $dir > $D/$NAME-curve.toml
+    $S rate --players-file $D/$NAME-curve.toml --gauntlet "nnue-2h, 100 ms" --games 40 --concurrency 2 \
+      --tablebase tablebases --seed 36 --anchor "nnue-2h, 100 ms=0" --pdn $D/$NAME-curve.pdn --resume \
+      --json $D/$NAME-curve.json --plot $D/$NAME-curve.png 2>&1 | tee $D/logs/$NAME-curve.log | tail -15;;
   sprt)
     match sprt-nnue2h 3000 movetime=100 "nnue:models/nnue-2h@movetime=100" --sprt 0,15;;
   1s)
