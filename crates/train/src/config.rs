@@ -693,6 +693,7 @@ mod tests {
             "cpu-diag-wide.toml",
             "cpu-concurrent.toml",
             "nnue.toml",
+            "nnue-2h.toml",
             "nnue-smoke.toml",
         ] {
             let path = configs_dir().join(name);
