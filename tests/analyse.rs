@@ -200,7 +200,7 @@ fn engines_are_named_by_the_specs_of_rate() {
     );
     assert!(ok, "{err}");
     assert!(
-        field(&out, "engine: ").contains("built-in nnue models/nnue-2h evaluation, 2 threads"),
+        field(&out, "engine: ").contains("built-in nnue models/nnue-data-2h evaluation, 2 threads"),
         "{out}"
     );
     let (ok, out, err) = shashki(

@@ -60,11 +60,11 @@ fn an_untrained_model_analyses_and_plays() {
 fn the_default_engine_is_the_built_in_shipped_nnue() {
     let out = ok(&["analyse", "--depth", "8"]);
     assert!(
-        out.contains("engine: alpha-beta (built-in nnue models/nnue-2h evaluation)"),
+        out.contains("engine: alpha-beta (built-in nnue models/nnue-data-2h evaluation)"),
         "{out}"
     );
     // The built-in weights are the shipped folder's: the same search.
-    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/nnue-2h");
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/nnue-data-2h");
     let engine = format!("nnue:{}", shipped.display());
     let from_folder = ok(&["analyse", "--engine", &engine, "--depth", "8"]);
     let result = |out: &str| -> Vec<String> {

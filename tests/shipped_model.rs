@@ -10,7 +10,10 @@
 //! - `diag-4h` (the same shape again, the end of issue 35's 4-hour
 //!   concurrent run) likewise;
 //! - `nnue-2h` (alpha-beta with the NNUE evaluation, the from-zero NNUE
-//!   run) against the hand evaluation at the same fixed depth.
+//!   run) against the hand evaluation at the same fixed depth;
+//! - `nnue-data-2h` (the same shape, issue 36's run, the built-in engine)
+//!   likewise: an untrained net of its shape is the one `nnue-2h`'s test
+//!   plays.
 //!
 //! One thread, a fixed seed: the games are the same on every machine.
 
@@ -147,6 +150,11 @@ fn shipped_diag_4h_mcts_model_scores_at_least_70_percent_against_alpha_beta_dept
 #[test]
 fn shipped_nnue_model_scores_at_least_70_percent_against_the_hand_evaluation() {
     assert_passes(&nnue_player(&shipped("nnue-2h")), NNUE_OPPONENT);
+}
+
+#[test]
+fn shipped_nnue_data_model_scores_at_least_70_percent_against_the_hand_evaluation() {
+    assert_passes(&nnue_player(&shipped("nnue-data-2h")), NNUE_OPPONENT);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 """`shashki relabel` on a Ray cluster: deeper labels for a chunk folder.
 
     python scripts/ray/relabel.py --chunks runs/nnue/data --out runs/nnue/data-d13 \
-        --eval models/nnue-2h --depth 13 --margin 100 --address auto -- --tablebase tablebases
+        --eval models/nnue-data-2h --depth 13 --margin 100 --address auto -- --tablebase tablebases
 
 The `shashki` binary does all the work; this driver only hands it chunks:
 

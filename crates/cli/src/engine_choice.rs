@@ -96,7 +96,7 @@ impl EngineOptions {
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
     /// The engine, as a player spec of `shashki rate`: `builtin` (the
-    /// strongest shipped model, `models/nnue-2h`: alpha-beta with its NNUE,
+    /// strongest shipped model, `models/nnue-data-2h`: alpha-beta with its NNUE,
     /// built into the binary), `ab` (alpha-beta with the hand-written
     /// evaluation), `nnue:PATH` (alpha-beta with an NNUE model folder or
     /// checkpoint), `mcts` (tree search with rollouts) or `net:PATH` (tree

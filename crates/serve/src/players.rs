@@ -33,7 +33,7 @@ pub type EngineMaker =
 pub struct NamedEngine {
     /// The name the page shows and sends, e.g. `builtin`.
     pub name: String,
-    /// A line about it, e.g. `alpha-beta with the shipped NNUE nnue-2h`.
+    /// A line about it, e.g. `alpha-beta with the shipped NNUE nnue-data-2h`.
     pub description: String,
     /// Makes one.
     pub make: EngineMaker,

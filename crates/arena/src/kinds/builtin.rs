@@ -1,5 +1,5 @@
 //! `builtin`, `builtin:depth=6`, `builtin:movetime=100[,threads=2]`: the
-//! strongest shipped model, `models/nnue-2h` (alpha-beta with its NNUE; its
+//! strongest shipped model, `models/nnue-data-2h` (alpha-beta with its NNUE; its
 //! ratings at equal time are in models/README.md), the engine `play`,
 //! `analyse`, `engine`, `hub` and `serve` run when none is named. Its
 //! integer weights are built into the binary (43 kB), so it works from any
@@ -14,10 +14,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The shipped model built in.
-pub const BUILTIN_MODEL: &str = "models/nnue-2h";
+pub const BUILTIN_MODEL: &str = "models/nnue-data-2h";
 
-const MODEL_JSON: &str = include_str!("../../../../models/nnue-2h/model.json");
-const QUANTIZED: &[u8] = include_bytes!("../../../../models/nnue-2h/quantized.safetensors");
+const MODEL_JSON: &str = include_str!("../../../../models/nnue-data-2h/model.json");
+const QUANTIZED: &[u8] = include_bytes!("../../../../models/nnue-data-2h/quantized.safetensors");
 
 /// `builtin[:options]`.
 pub(crate) const KIND: Kind = Kind {

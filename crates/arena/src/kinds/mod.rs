@@ -327,7 +327,7 @@ mod tests {
         assert!(
             builtin
                 .description()
-                .contains("built-in nnue models/nnue-2h")
+                .contains("built-in nnue models/nnue-data-2h")
         );
         assert_eq!(
             build("mcts").unwrap().description(),
