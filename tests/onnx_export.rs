@@ -377,6 +377,9 @@ const QUANTIZATION_CP: f64 = 60.0;
 /// ... and on average over the positions.
 const QUANTIZATION_MEAN_CP: f64 = 10.0;
 
+/// The shipped NNUE models: `nnue-2h`, and `nnue-data-2h`, the built-in one.
+const NNUE_MODELS: [&str; 2] = ["nnue-2h", "nnue-data-2h"];
+
 #[test]
 fn the_nnue_onnx_matches_the_float_net_and_the_engine_within_quantization() {
     let Some(python) = python::python_with(&["numpy", "onnxruntime", "safetensors"], "nnue_onnx")
@@ -388,11 +391,20 @@ fn the_nnue_onnx_matches_the_float_net_and_the_engine_within_quantization() {
     let file = dir.join("positions.jsonl");
     let text: Vec<String> = lines.iter().map(Value::to_string).collect();
     std::fs::write(&file, text.join("\n") + "\n").unwrap();
-    let onnx = export_onnx("nnue-2h", &dir);
-    let batched = onnx_runtime(&python, &onnx, &file, 64, &dir);
-    let single = onnx_runtime(&python, &onnx, &file, 1, &dir);
-    let (float, _) = shashki_nnue::load_float(&shipped("nnue-2h")).unwrap();
-    let quantized = shashki_nnue::load_quantized(&shipped("nnue-2h")).unwrap();
+    for model in NNUE_MODELS {
+        check_nnue_onnx(model, &python, &lines, &file, &dir.join(model));
+    }
+}
+
+/// One NNUE model's ONNX export against its float net and the engine's
+/// quantized score on `lines` (written to `file`).
+fn check_nnue_onnx(model: &str, python: &Path, lines: &[Value], file: &Path, dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    let onnx = export_onnx(model, dir);
+    let batched = onnx_runtime(python, &onnx, file, 64, dir);
+    let single = onnx_runtime(python, &onnx, file, 1, dir);
+    let (float, _) = shashki_nnue::load_float(&shipped(model)).unwrap();
+    let quantized = shashki_nnue::load_quantized(&shipped(model)).unwrap();
     let (mut worst_float, mut worst_batch) = (0.0f64, 0.0f64);
     let mut worst_cp = (0.0f64, String::new());
     let mut total_cp = 0.0;
@@ -420,7 +432,7 @@ fn the_nnue_onnx_matches_the_float_net_and_the_engine_within_quantization() {
     }
     let mean_cp = total_cp / lines.len() as f64;
     println!(
-        "nnue-2h: ONNX against the float net {worst_float:.2e}, against the engine's \
+        "{model}: ONNX against the float net {worst_float:.2e}, against the engine's \
          quantized score {:.2} cp at most ({}), {mean_cp:.2} cp on average, batch 1 against \
          64 {worst_batch:.2e}",
         worst_cp.0, worst_cp.1
