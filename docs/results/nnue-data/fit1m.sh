@@ -5,7 +5,7 @@
 # ft256: 1.94 M samples in their hours, 3.5x the window), then matched like
 # every arm against the base arm's own net (arms.sh match). Given runs
 # instead (e.g. run2h-b, a second 2-hour run of the combined recipe), the
-# fit takes their newest samples and meets the first run's own last net.
+# fit takes their newest samples and meets the first named run's last net.
 # Usage, from the repository root after those arms (arms.sh train) or runs:
 #   docs/results/nnue-data/fit1m.sh [RUN...]
 set -u

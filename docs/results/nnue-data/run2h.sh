@@ -32,7 +32,7 @@ case ${1:-} in
     secs=${2:-7200}
     timeout -s TERM $secs $S train --config $D/combined-2h.toml --run-dir $RUN --plain 2>&1 | stamp >> $R/$NAME.log
     mkdir -p $D/nets/$NAME $D/nets/$NAME-curve/checkpoints && cp $RUN/model/* $D/nets/$NAME/ && cp $R/$NAME.log $D/logs/
-    # The curve's checkpoints (~70 kB each) outlive the machine's runs/ here.
+    # The curve's checkpoints (~300 kB each with the optimizer state) outlive the machine's runs/ here.
     curve_players $RUN | sed -n 's#^spec = "nnue:\(.*/checkpoints/[^@]*\)@.*#\1#p' \
       | xargs -r cp -t $D/nets/$NAME-curve/checkpoints;;
   curve)
