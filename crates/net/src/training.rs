@@ -59,12 +59,27 @@ pub fn train_step(
 }
 
 /// The optimiser state (Adam moments, step counts) as bytes, for
-/// [`Checkpoint::optimizer`](crate::Checkpoint).
+/// [`Checkpoint::optimizer`](crate::Checkpoint). burn lists the tensors in
+/// hash-map order, new in every process; they are rewritten sorted by name,
+/// so equal states give equal bytes (and equal checkpoint files).
 pub fn optimizer_to_bytes(optimizer: &ModuleOptimizer) -> Result<Vec<u8>, NetError> {
-    let bytes = optimizer
-        .into_bytes()
-        .map_err(|e| NetError::Tensor(format!("cannot serialise the optimizer state: {e}")))?;
-    Ok(bytes.to_vec())
+    let error = |e: &dyn std::fmt::Display| {
+        NetError::Tensor(format!("cannot serialise the optimizer state: {e}"))
+    };
+    let bytes = optimizer.into_bytes().map_err(|e| error(&e))?;
+    let reader = burn_pack::Reader::from_bytes(bytes).map_err(|e| error(&e))?;
+    let scalars = reader.scalars().clone();
+    let metadata = reader.metadata().clone();
+    let mut tensors = reader.into_tensors().map_err(|e| error(&e))?;
+    tensors.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut writer = burn_pack::Writer::new(tensors);
+    for (key, value) in &scalars {
+        writer = writer.with_scalar(key, *value);
+    }
+    for (key, value) in &metadata {
+        writer = writer.with_metadata(key, value);
+    }
+    Ok(writer.into_bytes().map_err(|e| error(&e))?.to_vec())
 }
 
 /// Restores an optimiser state saved by [`optimizer_to_bytes`] into

@@ -1,0 +1,199 @@
+//! Same seed, same run, on another host too (issue 51): two sequential runs
+//! of each family from one seed, two self-play threads, end with
+//! byte-identical checkpoints (weights and optimizer state), model folders
+//! and sample chunk contents. The second run sees another CPU: where the
+//! test may make mount namespaces (root, as in CI), it runs under an L1
+//! data cache described as 48 KiB 12-way (an Intel core's) instead of this
+//! machine's, which before the vendored gemm patch changed burn's k-blocking
+//! and so every weight (docs/TRAINING.md, "What is reproducible").
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{s, temp_dir};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+/// The NNUE family at the real batch size (1024 > gemm's 512-deep k block).
+const NNUE: &str = r#"
+[run]
+engine = "nnue"
+seed = 51
+[nnue]
+ft = 64
+hidden = [32, 8]
+depth = 3
+[selfplay]
+threads = 2
+games_in_flight = 16
+games_per_generation = 32
+games_per_chunk = 8
+random_opening_plies = 6
+[train]
+batch_size = 1024
+steps_per_generation = 4
+learning_rate = 0.001
+window = 100000
+min_samples = 256
+max_reuse = 100.0
+checkpoint_every_steps = 4
+keep_checkpoints = 100
+[draw_rules]
+max_plies = 80
+"#;
+
+/// The MCTS family with the default net kind, at a batch whose weight
+/// gradients sum over more than 512 terms.
+const MCTS: &str = r#"
+[run]
+seed = 51
+[net]
+kind = "diag32"
+blocks = 1
+channels = 8
+[search]
+algorithm = "gumbel"
+full_simulations = 8
+fast_simulations = 4
+full_search_fraction = 0.5
+gumbel_max_considered = 4
+[selfplay]
+threads = 2
+games_in_flight = 8
+batch_size = 8
+games_per_generation = 8
+games_per_chunk = 4
+random_opening_plies = 4
+[train]
+batch_size = 1024
+steps_per_generation = 4
+optimizer = "adam"
+learning_rate = 0.001
+window = 100000
+min_samples = 64
+max_reuse = 100.0
+checkpoint_every_steps = 4
+keep_checkpoints = 100
+[draw_rules]
+max_plies = 60
+"#;
+
+/// Bind-mounts an L1d of 48 KiB, 12 ways over each core's in /sys, then
+/// runs its arguments (inside `unshare -m`, so nothing outside sees it).
+const OTHER_HOST: &str = r#"set -e
+fake=$1; shift
+for d in /sys/devices/system/cpu/cpu[0-9]*/cache/index*; do
+  [ "$(cat "$d/level")" = 1 ] && [ "$(cat "$d/type")" = Data ] || continue
+  mount --bind "$fake/size" "$d/size"
+  mount --bind "$fake/ways" "$d/ways_of_associativity"
+done
+exec "$@""#;
+
+/// A command run as on a host with another L1 data cache, or `None` where
+/// this process may not make a mount namespace.
+fn on_other_host(fake: &Path, program: &str, args: &[&str]) -> Option<Command> {
+    fs::create_dir_all(fake).unwrap();
+    fs::write(fake.join("size"), "48K\n").unwrap();
+    fs::write(fake.join("ways"), "12\n").unwrap();
+    let mut command = Command::new("unshare");
+    command
+        .args(["-m", "sh", "-c", OTHER_HOST, "sh", s(fake), program])
+        .args(args);
+    let probe = Command::new("unshare")
+        .args(["-m", "sh", "-c", OTHER_HOST, "sh", s(fake), "cat"])
+        .arg("/sys/devices/system/cpu/cpu0/cache/index0/size")
+        .output()
+        .ok()?;
+    let seen = String::from_utf8_lossy(&probe.stdout);
+    (probe.status.success() && seen.trim() == "48K").then_some(command)
+}
+
+/// Every file of a finished run that must be equal, by relative path; the
+/// chunks (named by time and process) by their order instead.
+fn run_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    // model/ is the NNUE family's exported net; the MCTS family has none.
+    for sub in ["checkpoints", "model"] {
+        let Ok(entries) = fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let name = format!("{sub}/{}", path.file_name().unwrap().to_string_lossy());
+            files.insert(name, fs::read(&path).unwrap());
+        }
+    }
+    let chunks = shashki_selfplay::list_chunks(&dir.join("data")).unwrap();
+    assert!(!chunks.is_empty(), "{}: no chunks", dir.display());
+    for (i, path) in chunks.iter().enumerate() {
+        files.insert(format!("data/chunk {i}"), fs::read(path).unwrap());
+    }
+    files
+}
+
+fn train_twice(family: &str, config_text: &str) {
+    let dir = temp_dir(family);
+    let config = dir.join("config.toml");
+    fs::write(&config, config_text).unwrap();
+    let shashki = env!("CARGO_BIN_EXE_shashki");
+    let args = |run: &Path| {
+        [
+            "train",
+            "--config",
+            s(&config),
+            "--run-dir",
+            s(run),
+            "--generations",
+            "3",
+        ]
+        .map(String::from)
+    };
+    let (here, there) = (dir.join("here"), dir.join("there"));
+    let mut first = Command::new(shashki);
+    first.args(args(&here));
+    let args_there = args(&there);
+    let args_there: Vec<&str> = args_there.iter().map(String::as_str).collect();
+    let second = on_other_host(&dir.join("fake-l1"), shashki, &args_there).unwrap_or_else(|| {
+        eprintln!("{family}: no mount namespace here (not root?): both runs on this CPU");
+        let mut same = Command::new(shashki);
+        same.args(&args_there);
+        same
+    });
+    for mut command in [first, second] {
+        let out = command.output().expect("shashki runs");
+        assert!(
+            out.status.success(),
+            "{family}: {command:?} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let (a, b) = (run_files(&here), run_files(&there));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "{family}: the runs wrote different files"
+    );
+    assert!(
+        a.keys()
+            .any(|k| k.starts_with("checkpoints/ckpt-000000012"))
+    );
+    for (name, bytes) in &a {
+        assert!(
+            bytes == &b[name],
+            "{family}: {name} differs between the two runs of one seed"
+        );
+    }
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_nnue_run_is_reproducible_from_its_seed_on_another_cpu() {
+    train_twice("nnue", NNUE);
+}
+
+#[test]
+fn an_mcts_run_is_reproducible_from_its_seed_on_another_cpu() {
+    train_twice("mcts", MCTS);
+}
