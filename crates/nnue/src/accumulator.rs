@@ -3,6 +3,7 @@
 //! brings the stack up to date from the last computed frame, so nodes that
 //! are never evaluated (cut off first) cost nothing but the record.
 
+use crate::dense::{DenseLayers, Scratch};
 use crate::features::{MAX_REMOVED, MoveDelta, PERSPECTIVES, perspective_index};
 use crate::quant::{QuantNet, output_to_cp};
 use crate::simd::Kernels;
@@ -22,6 +23,9 @@ struct Frame {
 /// inference with the fastest kernels the CPU has.
 pub struct NnueEval {
     net: Arc<QuantNet>,
+    /// The hidden layers in the kernels' layout (shared by forks).
+    dense: Arc<DenseLayers>,
+    scratch: Scratch,
     kernels: Kernels,
     name: String,
     frames: Vec<Frame>,
@@ -38,10 +42,23 @@ impl NnueEval {
 
     /// An evaluator with chosen kernels (tests and benchmarks).
     pub fn with_kernels(net: Arc<QuantNet>, name: impl Into<String>, kernels: Kernels) -> NnueEval {
+        let dense = Arc::new(DenseLayers::new(&net));
+        NnueEval::sharing(net, dense, name.into(), kernels)
+    }
+
+    /// An evaluator over `net` whose regrouped layers are `dense`.
+    fn sharing(
+        net: Arc<QuantNet>,
+        dense: Arc<DenseLayers>,
+        name: String,
+        kernels: Kernels,
+    ) -> NnueEval {
         NnueEval {
+            scratch: Scratch::new(&net),
             net,
+            dense,
             kernels,
-            name: name.into(),
+            name,
             frames: Vec::new(),
             accs: Vec::new(),
             top: 0,
@@ -101,7 +118,9 @@ impl NnueEval {
         let own = &frame[stm * ft..(stm + 1) * ft];
         let opp = &frame[(1 - stm) * ft..(2 - stm) * ft];
         let bucket = self.net.arch.stacks.bucket(pos);
-        self.net.propagate(self.kernels, bucket, own, opp)
+        let kernels = self.kernels;
+        self.dense
+            .propagate(&self.net, kernels, bucket, [own, opp], &mut self.scratch)
     }
 
     /// The current node's accumulators (White's perspective, then Black's),
@@ -166,8 +185,9 @@ impl StaticEval for NnueEval {
     }
 
     fn fork(&self) -> Box<dyn StaticEval> {
-        Box::new(NnueEval::with_kernels(
+        Box::new(NnueEval::sharing(
             Arc::clone(&self.net),
+            Arc::clone(&self.dense),
             self.name.clone(),
             self.kernels,
         ))

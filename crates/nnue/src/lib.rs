@@ -9,7 +9,8 @@
 //!   dense weights, clipped ReLU) and its plain integer reference.
 //! - [`Stacks`]: output layer stacks chosen by game phase.
 //! - [`speed`]: nodes per second of each layout against the hand evaluation.
-//! - [`Kernels`]: scalar and AVX2 integer kernels with identical results.
+//! - [`Kernels`]: scalar and AVX2 integer kernels with identical results;
+//!   [`dense`]: the hidden layers laid out for them.
 //! - [`NnueEval`]: the search's [`StaticEval`](shashki_search::alphabeta::StaticEval)
 //!   with a lazily updated accumulator stack.
 //! - [`save_model`] / [`load_quantized`] / [`load_float`]: the model folder
@@ -24,6 +25,7 @@
 
 pub mod accumulator;
 pub mod checkpoint;
+pub mod dense;
 pub mod error;
 pub mod features;
 pub mod file;

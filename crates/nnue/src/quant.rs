@@ -19,7 +19,6 @@ use crate::error::NnueError;
 use crate::features::{PERSPECTIVES, active_features, perspective_index};
 use crate::layers::{LAYERS, Layer, LayerId};
 use crate::network::{Architecture, EVAL_CP_PER_UNIT, FloatNet, bucket_rows};
-use crate::simd::Kernels;
 use safetensors::Dtype;
 use shashki_rules::Position;
 
@@ -323,40 +322,6 @@ impl QuantNet {
                 *a = a.wrapping_add(*w);
             }
         }
-    }
-
-    /// The dense layers of output bucket `bucket` on the two accumulators
-    /// (side to move's first), with `kernels`; returns output units.
-    pub fn propagate(&self, kernels: Kernels, bucket: usize, own: &[i16], opp: &[i16]) -> i32 {
-        let [h1, h2] = self.arch.hidden;
-        let ft = self.arch.ft;
-        let b = bucket;
-        let mut input = [0u8; 2 * 2048];
-        let input = &mut input[..2 * ft];
-        kernels.crelu16(own, &mut input[..ft]);
-        kernels.crelu16(opp, &mut input[ft..]);
-        let mut a1 = [0u8; 1024];
-        let a1 = &mut a1[..h1];
-        kernels.dense_crelu(
-            bucket_rows(&self.l1.weight, b, h1 * 2 * ft),
-            bucket_rows(&self.l1.bias, b, h1),
-            input,
-            a1,
-        );
-        let mut a2 = [0u8; 1024];
-        let a2 = &mut a2[..h2];
-        kernels.dense_crelu(
-            bucket_rows(&self.l2.weight, b, h2 * h1),
-            bucket_rows(&self.l2.bias, b, h2),
-            a1,
-            a2,
-        );
-        self.out.bias[b]
-            + bucket_rows(&self.out.weight, b, h2)
-                .iter()
-                .zip(a2.iter())
-                .map(|(&w, &a)| i32::from(w) * i32::from(a))
-                .sum::<i32>()
     }
 
     /// The integer reference: full refresh, plain loops, no SIMD. Output

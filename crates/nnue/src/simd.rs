@@ -75,23 +75,98 @@ impl Kernels {
         }
     }
 
-    /// A dense layer with clipped ReLU: `out[o] = clamp((bias[o] +
-    /// sum_i weight[o][i] * input[i]) >> 6, 0, 127)`. `input.len()` is a
-    /// multiple of 32 for AVX2.
+    /// A dense layer with clipped ReLU on bucket `bucket` of `layer`:
+    /// `out[o] = clamp((bias[o] + sum_i weight[o][i] * input[i]) >> 6, 0,
+    /// 127)`. `input.len()` is the layer's inputs (a multiple of 32), `out`
+    /// its outputs; `nonzero` has room for `input.len() / 4 + 8` group
+    /// numbers (scratch, so the hot path allocates and clears nothing).
     #[inline]
-    pub fn dense_crelu(self, weight: &[i8], bias: &[i32], input: &[u8], out: &mut [u8]) {
-        assert_eq!(weight.len(), input.len() * out.len());
-        assert_eq!(bias.len(), out.len());
+    pub fn dense_crelu(
+        self,
+        layer: &GroupedLayer,
+        bucket: usize,
+        input: &[u8],
+        out: &mut [u8],
+        nonzero: &mut [u16],
+    ) {
+        assert_eq!(input.len(), layer.inputs);
+        assert!(input.len().is_multiple_of(32));
+        assert_eq!(out.len(), layer.outputs);
+        assert!(nonzero.len() >= input.len() / 4 + 8);
+        let (weight, bias) = layer.bucket(bucket);
         match self {
-            Kernels::Scalar => scalar_dense(weight, bias, input, out),
+            Kernels::Scalar => scalar_dense(layer.rows(bucket), bias, input, out),
             #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2 if input.len().is_multiple_of(32) => {
-                // SAFETY: AVX2 is present; lengths checked.
-                unsafe { avx2::dense(weight, bias, input, out) }
-            }
-            #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2 => scalar_dense(weight, bias, input, out),
+            // SAFETY: AVX2 is present; lengths checked above and by
+            // `GroupedLayer::bucket`.
+            Kernels::Avx2 => unsafe { avx2::dense(weight, bias, input, out, nonzero) },
         }
+    }
+}
+
+/// A dense layer laid out for the kernels: per bucket, per group of four
+/// inputs, each output's four i8 weights, outputs padded with zeros to a
+/// multiple of 8 (the biases too). One broadcast of four inputs then feeds
+/// eight outputs a register (`maddubs`), no sum runs across lanes, and a
+/// group of four zero inputs (most of them, after the clipped ReLU) is
+/// skipped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupedLayer {
+    inputs: usize,
+    outputs: usize,
+    /// `outputs` rounded up to a multiple of 8.
+    padded: usize,
+    weight: Vec<i8>,
+    bias: Vec<i32>,
+    /// The weights as given, row-major (the scalar kernel's layout: each
+    /// output's sum over contiguous inputs vectorizes).
+    rows: Vec<i8>,
+}
+
+impl GroupedLayer {
+    /// From row-major `[bucket][output][input]` weights and `[bucket][output]`
+    /// biases.
+    pub fn new(weight: &[i8], bias: &[i32], inputs: usize, outputs: usize) -> GroupedLayer {
+        assert!(inputs.is_multiple_of(4));
+        assert!(bias.len().is_multiple_of(outputs));
+        let buckets = bias.len() / outputs;
+        assert_eq!(weight.len(), buckets * outputs * inputs);
+        let padded = outputs.next_multiple_of(8);
+        let groups = inputs / 4;
+        let mut grouped = vec![0i8; buckets * groups * padded * 4];
+        for (row, values) in weight.chunks_exact(inputs).enumerate() {
+            let (b, o) = (row / outputs, row % outputs);
+            for (i, &w) in values.iter().enumerate() {
+                grouped[((b * groups + i / 4) * padded + o) * 4 + i % 4] = w;
+            }
+        }
+        let mut padded_bias = vec![0; buckets * padded];
+        for (row, &b) in bias.iter().enumerate() {
+            padded_bias[(row / outputs) * padded + row % outputs] = b;
+        }
+        GroupedLayer {
+            inputs,
+            outputs,
+            padded,
+            weight: grouped,
+            bias: padded_bias,
+            rows: weight.to_vec(),
+        }
+    }
+
+    /// Bucket `b`'s row-major weights.
+    fn rows(&self, b: usize) -> &[i8] {
+        let len = self.inputs * self.outputs;
+        &self.rows[b * len..(b + 1) * len]
+    }
+
+    /// Bucket `b`'s weights and (padded) biases.
+    fn bucket(&self, b: usize) -> (&[i8], &[i32]) {
+        let len = self.inputs * self.padded;
+        (
+            &self.weight[b * len..(b + 1) * len],
+            &self.bias[b * self.padded..(b + 1) * self.padded],
+        )
     }
 }
 
@@ -116,17 +191,15 @@ fn scalar_update(
     }
 }
 
-fn scalar_dense(weight: &[i8], bias: &[i32], input: &[u8], out: &mut [u8]) {
+fn scalar_dense(rows: &[i8], bias: &[i32], input: &[u8], out: &mut [u8]) {
     let n = input.len();
     for (o, slot) in out.iter_mut().enumerate() {
-        let row = &weight[o * n..(o + 1) * n];
-        let sum = bias[o]
-            + row
-                .iter()
-                .zip(input)
-                .map(|(&w, &a)| i32::from(w) * i32::from(a))
-                .sum::<i32>();
-        *slot = (sum >> 6).clamp(0, 127) as u8;
+        let sum = rows[o * n..(o + 1) * n]
+            .iter()
+            .zip(input)
+            .map(|(&w, &a)| i32::from(w) * i32::from(a))
+            .sum::<i32>();
+        *slot = ((bias[o] + sum) >> 6).clamp(0, 127) as u8;
     }
 }
 
@@ -180,56 +253,118 @@ mod avx2 {
         }
     }
 
+    /// For each byte, the positions of its set bits, in order.
+    const BIT_POSITIONS: [[u16; 8]; 256] = {
+        let mut table = [[0u16; 8]; 256];
+        let mut byte = 0;
+        while byte < 256 {
+            let (mut bit, mut n) = (0, 0);
+            while bit < 8 {
+                if byte & (1 << bit) != 0 {
+                    table[byte][n] = bit as u16;
+                    n += 1;
+                }
+                bit += 1;
+            }
+            byte += 1;
+        }
+        table
+    };
+
+    /// The groups of four inputs that are not all zero, into `nonzero`
+    /// (which has 8 entries of slack); returns how many. `input.len()` is a
+    /// multiple of 32. Branch-free: eight group numbers are stored per
+    /// 32 inputs and the count moves by the ones among them.
     #[target_feature(enable = "avx2")]
-    fn horizontal_sum(v: __m256i) -> i32 {
-        let sum128 = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let sum64 = _mm_add_epi32(sum128, _mm_unpackhi_epi64(sum128, sum128));
-        let sum32 = _mm_add_epi32(sum64, _mm_shuffle_epi32::<1>(sum64));
-        _mm_cvtsi128_si32(sum32)
+    fn nonzero_groups(input: &[u8], nonzero: &mut [u16]) -> usize {
+        let mut count = 0;
+        for chunk in (0..input.len()).step_by(32) {
+            // SAFETY: `chunk + 32 <= input.len()`, and `count + 8 <=
+            // chunk / 4 + 8 <= nonzero.len()` (checked by the caller).
+            unsafe {
+                let v = _mm256_loadu_si256(input.as_ptr().add(chunk).cast());
+                let zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
+                let bits = !_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as usize & 0xFF;
+                let base = _mm_set1_epi16((chunk / 4) as i16);
+                let positions = _mm_loadu_si128(BIT_POSITIONS[bits].as_ptr().cast());
+                let slot = nonzero.as_mut_ptr().add(count).cast();
+                _mm_storeu_si128(slot, _mm_add_epi16(base, positions));
+                count += bits.count_ones() as usize;
+            }
+        }
+        count
     }
 
-    /// `maddubs` multiplies u8 by i8 and adds pairs into i16 (no saturation:
-    /// 2 x 128 x 127 < 32768), `madd` by ones widens pairs into i32. Four
-    /// output rows at a time share one reduction (`hadd`).
+    /// Outputs `first..first + 8 * R` over the non-zero groups, clipped
+    /// into `out` (`R` registers of eight i32 sums).
     #[target_feature(enable = "avx2")]
-    pub unsafe fn dense(weight: &[i8], bias: &[i32], input: &[u8], out: &mut [u8]) {
-        let n = input.len();
+    fn block<const R: usize>(
+        weight: &[i8],
+        bias: &[i32],
+        input: &[u8],
+        groups: &[u16],
+        first: usize,
+        out: &mut [u8],
+    ) {
+        let padded = bias.len();
         let ones = _mm256_set1_epi16(1);
-        let row_sum = |o: usize| {
-            let mut acc = _mm256_setzero_si256();
-            for chunk in (0..n).step_by(32) {
-                // SAFETY: n is a multiple of 32 and `weight` holds `out.len()`
-                // rows of n.
-                unsafe {
-                    let a = _mm256_loadu_si256(input.as_ptr().add(chunk).cast());
-                    let w = _mm256_loadu_si256(weight.as_ptr().add(o * n + chunk).cast());
-                    let pairs = _mm256_maddubs_epi16(a, w);
-                    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+        let mut acc = [_mm256_setzero_si256(); R];
+        for &g in groups {
+            let g = usize::from(g);
+            // SAFETY: group g's four inputs and its `padded * 4` weights lie
+            // inside `input` and `weight` (checked by the caller), and
+            // `first + 8 * R <= padded`.
+            unsafe {
+                let four = input.as_ptr().add(4 * g).cast::<i32>().read_unaligned();
+                let x = _mm256_set1_epi32(four);
+                let row = weight.as_ptr().add((g * padded + first) * 4);
+                for (r, a) in acc.iter_mut().enumerate() {
+                    let w = _mm256_loadu_si256(row.add(32 * r).cast());
+                    *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones));
                 }
             }
-            acc
-        };
-        let quads = out.len() / 4;
-        for q in 0..quads {
-            let o = 4 * q;
-            let s01 = _mm256_hadd_epi32(row_sum(o), row_sum(o + 1));
-            let s23 = _mm256_hadd_epi32(row_sum(o + 2), row_sum(o + 3));
-            let s = _mm256_hadd_epi32(s01, s23);
-            let sums = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
-            // SAFETY: rows o..o + 4 exist, so do their biases.
-            let b = unsafe { _mm_loadu_si128(bias.as_ptr().add(o).cast()) };
-            let v = _mm_srai_epi32::<6>(_mm_add_epi32(sums, b));
-            let v = _mm_min_epi32(_mm_max_epi32(v, _mm_setzero_si128()), _mm_set1_epi32(127));
-            let mut lanes = [0i32; 4];
-            // SAFETY: four i32 into a four-element array.
-            unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), v) };
-            for (slot, lane) in out[o..o + 4].iter_mut().zip(lanes) {
+        }
+        let max = _mm256_set1_epi32(127);
+        for (r, a) in acc.into_iter().enumerate() {
+            let at = first + 8 * r;
+            let mut lanes = [0i32; 8];
+            // SAFETY: eight biases from `at < padded`; eight i32 into an
+            // eight-element array.
+            unsafe {
+                let b = _mm256_loadu_si256(bias.as_ptr().add(at).cast());
+                let v = _mm256_srai_epi32::<6>(_mm256_add_epi32(a, b));
+                let v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), max);
+                _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v);
+            }
+            let slots = out.iter_mut().skip(at).take(8);
+            for (slot, lane) in slots.zip(lanes) {
                 *slot = lane as u8;
             }
         }
-        for (o, slot) in out.iter_mut().enumerate().skip(4 * quads) {
-            let sum = bias[o] + horizontal_sum(row_sum(o));
-            *slot = (sum >> 6).clamp(0, 127) as u8;
+    }
+
+    /// `maddubs` multiplies u8 by i8 and adds pairs into i16 (no saturation:
+    /// 2 x 127 x 127 < 32768), `madd` by ones widens pairs into i32: each
+    /// i32 lane is one output's sum over a group of four inputs.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dense(
+        weight: &[i8],
+        bias: &[i32],
+        input: &[u8],
+        out: &mut [u8],
+        nonzero: &mut [u16],
+    ) {
+        let padded = bias.len();
+        let count = nonzero_groups(input, nonzero);
+        let groups = &nonzero[..count];
+        let mut first = 0;
+        while first + 32 <= padded {
+            block::<4>(weight, bias, input, groups, first, out);
+            first += 32;
+        }
+        while first < padded {
+            block::<1>(weight, bias, input, groups, first, out);
+            first += 8;
         }
     }
 }

@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shashki_nnue::features::PERSPECTIVES;
 use shashki_nnue::file::{FLOAT_FILE, MODEL_JSON_FILE, QUANTIZED_FILE};
+use shashki_nnue::simd::GroupedLayer;
 use shashki_nnue::{
     Architecture, FloatNet, Kernels, NnueCheckpoint, NnueEval, QuantNet, load_engine_net,
     load_float, load_quantized, load_quantized_bytes, save_model, training_step,
@@ -128,8 +129,8 @@ fn simd_kernels_equal_scalar_on_extreme_values() {
     let n = 64;
     let weights: Vec<i16> = (0..8 * n).map(|_| rng.random()).collect();
     let src: Vec<i16> = (0..n).map(|_| rng.random()).collect();
-    let dense_w: Vec<i8> = (0..16 * n).map(|_| rng.random()).collect();
-    let bias: Vec<i32> = (0..16)
+    let dense_w: Vec<i8> = (0..80 * n).map(|_| rng.random()).collect();
+    let bias: Vec<i32> = (0..80)
         .map(|_| rng.random_range(-100_000..100_000))
         .collect();
     let mut results = Vec::new();
@@ -141,9 +142,18 @@ fn simd_kernels_equal_scalar_on_extreme_values() {
         // Activations up to 255 would saturate maddubs; the kernels only
         // ever see 0..=127.
         assert!(act.iter().all(|&a| a <= 127));
-        let mut out = vec![0u8; 16];
-        k.dense_crelu(&dense_w, &bias, &act, &mut out);
-        results.push((acc, act, out));
+        // Outputs in blocks of 32, of 8, and a padded tail; two buckets.
+        let mut outs = Vec::new();
+        for outputs in [16, 13, 40] {
+            let rows = &dense_w[..2 * outputs * n];
+            let grouped = GroupedLayer::new(rows, &bias[..2 * outputs], n, outputs);
+            for bucket in 0..2 {
+                let mut out = vec![0u8; outputs];
+                k.dense_crelu(&grouped, bucket, &act, &mut out, &mut [0; 24]);
+                outs.push(out);
+            }
+        }
+        results.push((acc, act, outs));
     }
     for r in &results[1..] {
         assert_eq!(r, &results[0]);

@@ -295,6 +295,12 @@ impl<'a> Searcher<'a> {
         if self.limit_reached() {
             return 0;
         }
+        // An inner node probes the table after its move generation: start
+        // the load now (a quiet leaf never probes, nor computes the key).
+        let early_key = (depth > 0).then(|| node_key(&self.game));
+        if let Some(key) = early_key {
+            self.shared.tt.prefetch(key);
+        }
         let side = self.game.side_to_move();
         // The root is searched even if a draw rule already ended the game, so
         // that a caller asking for a move still gets a legal one.
@@ -326,7 +332,7 @@ impl<'a> Searcher<'a> {
         let depth = depth.max(0);
         let pv_node = beta - alpha > 1;
 
-        let key = node_key(&self.game);
+        let key = early_key.unwrap_or_else(|| node_key(&self.game));
         let mut tt_move = None;
         if let Some(entry) = self.shared.tt.probe(key) {
             tt_move = entry
