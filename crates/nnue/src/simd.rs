@@ -219,6 +219,22 @@ mod avx2 {
         removed: &[usize],
     ) {
         let n = dst.len();
+        // A quiet move (most of a search's): one row in, one out, with the
+        // rows' addresses taken once instead of per chunk.
+        if let (&[a], &[r]) = (added, removed) {
+            // SAFETY: rows `a` and `r` lie in `weights` (checked by the
+            // caller); `chunk + 16 <= n`, n a multiple of 16.
+            unsafe {
+                let (a, r) = (weights.as_ptr().add(a * n), weights.as_ptr().add(r * n));
+                for chunk in (0..n).step_by(16) {
+                    let acc = _mm256_loadu_si256(src.as_ptr().add(chunk).cast());
+                    let acc = _mm256_add_epi16(acc, _mm256_loadu_si256(a.add(chunk).cast()));
+                    let acc = _mm256_sub_epi16(acc, _mm256_loadu_si256(r.add(chunk).cast()));
+                    _mm256_storeu_si256(dst.as_mut_ptr().add(chunk).cast(), acc);
+                }
+            }
+            return;
+        }
         for chunk in (0..n).step_by(16) {
             // SAFETY (all loads and stores): `chunk + 16 <= n` because n is a
             // multiple of 16, and every row was checked to lie in `weights`.
