@@ -1,7 +1,8 @@
-//! Same seed, same run, on another host too (issue 51): two sequential runs
-//! of each family from one seed, two self-play threads, end with
-//! byte-identical checkpoints (weights and optimizer state), model folders
-//! and sample chunk contents. The second run sees another CPU: where the
+//! Same seed, same run, on another host and thread count too (issue 51):
+//! sequential runs of each family from one seed end with byte-identical
+//! checkpoints (weights and optimizer state), model folders and sample
+//! chunk contents. The first two use two self-play threads, the third one
+//! thread everywhere. The second run sees another CPU: where the
 //! test may make mount namespaces (root, as in CI), it runs under an L1
 //! data cache described as 48 KiB 12-way (an Intel core's) instead of this
 //! machine's, which before the vendored gemm patch changed burn's k-blocking
@@ -91,23 +92,24 @@ for d in /sys/devices/system/cpu/cpu[0-9]*/cache/index*; do
 done
 exec "$@""#;
 
-/// A command run as on a host with another L1 data cache, or `None` where
-/// this process may not make a mount namespace.
-fn on_other_host(fake: &Path, program: &str, args: &[&str]) -> Option<Command> {
+/// `program` as a command run on a host with another L1 data cache, or
+/// `None` where this process may not make a mount namespace (checked by
+/// reading the size back through the same mounts).
+fn on_other_host(fake: &Path, program: &str) -> Option<Command> {
     fs::create_dir_all(fake).unwrap();
     fs::write(fake.join("size"), "48K\n").unwrap();
     fs::write(fake.join("ways"), "12\n").unwrap();
-    let mut command = Command::new("unshare");
-    command
-        .args(["-m", "sh", "-c", OTHER_HOST, "sh", s(fake), program])
-        .args(args);
-    let probe = Command::new("unshare")
-        .args(["-m", "sh", "-c", OTHER_HOST, "sh", s(fake), "cat"])
+    let command = |program: &str| {
+        let mut command = Command::new("unshare");
+        command.args(["-m", "sh", "-c", OTHER_HOST, "sh", s(fake), program]);
+        command
+    };
+    let probe = command("cat")
         .arg("/sys/devices/system/cpu/cpu0/cache/index0/size")
         .output()
         .ok()?;
     let seen = String::from_utf8_lossy(&probe.stdout);
-    (probe.status.success() && seen.trim() == "48K").then_some(command)
+    (probe.status.success() && seen.trim() == "48K").then(|| command(program))
 }
 
 /// Every file of a finished run that must be equal, by relative path; the
@@ -133,35 +135,51 @@ fn run_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
-fn train_twice(family: &str, config_text: &str) {
+/// Trains `config_text` three times from its seed, 3 generations each: as
+/// given (two self-play threads); as given on another CPU; and with one
+/// self-play thread, one learner thread and `games_in_flight = 0` where
+/// `one_thread` says (the NNUE family: waves only group its games); and
+/// compares every file of the last two runs with the first's.
+fn train_thrice(family: &str, config_text: &str, one_thread: &[(&str, &str)]) {
     let dir = temp_dir(family);
-    let config = dir.join("config.toml");
-    fs::write(&config, config_text).unwrap();
     let shashki = env!("CARGO_BIN_EXE_shashki");
-    let args = |run: &Path| {
-        [
+    let configs = [
+        ("two", config_text.to_string()),
+        ("one", {
+            let mut text = config_text.replace("threads = 2", "threads = 1");
+            for (from, to) in one_thread {
+                text = text.replace(from, to);
+            }
+            text
+        }),
+    ];
+    for (name, text) in &configs {
+        fs::write(dir.join(format!("{name}.toml")), text).unwrap();
+    }
+    let train = |mut command: Command, config: &str, run: &str| {
+        let config = dir.join(format!("{config}.toml"));
+        command.args([
             "train",
             "--config",
             s(&config),
             "--run-dir",
-            s(run),
-            "--generations",
-            "3",
-        ]
-        .map(String::from)
+            s(&dir.join(run)),
+        ]);
+        command.args(["--generations", "3"]);
+        command
     };
-    let (here, there) = (dir.join("here"), dir.join("there"));
-    let mut first = Command::new(shashki);
-    first.args(args(&here));
-    let args_there = args(&there);
-    let args_there: Vec<&str> = args_there.iter().map(String::as_str).collect();
-    let second = on_other_host(&dir.join("fake-l1"), shashki, &args_there).unwrap_or_else(|| {
-        eprintln!("{family}: no mount namespace here (not root?): both runs on this CPU");
-        let mut same = Command::new(shashki);
-        same.args(&args_there);
-        same
+    let mut one_thread = train(Command::new(shashki), "one", "one thread");
+    one_thread.env("RAYON_NUM_THREADS", "1");
+    let other_host = on_other_host(&dir.join("fake-l1"), shashki).unwrap_or_else(|| {
+        eprintln!("{family}: no mount namespace here (not root?): all runs on this CPU");
+        Command::new(shashki)
     });
-    for mut command in [first, second] {
+    let runs = [
+        ("here", train(Command::new(shashki), "two", "here")),
+        ("on another CPU", train(other_host, "two", "on another CPU")),
+        ("one thread", one_thread),
+    ];
+    for (_, mut command) in runs {
         let out = command.output().expect("shashki runs");
         assert!(
             out.status.success(),
@@ -169,31 +187,38 @@ fn train_twice(family: &str, config_text: &str) {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let (a, b) = (run_files(&here), run_files(&there));
-    assert_eq!(
-        a.keys().collect::<Vec<_>>(),
-        b.keys().collect::<Vec<_>>(),
-        "{family}: the runs wrote different files"
-    );
+    let here = run_files(&dir.join("here"));
     assert!(
-        a.keys()
+        here.keys()
             .any(|k| k.starts_with("checkpoints/ckpt-000000012"))
     );
-    for (name, bytes) in &a {
-        assert!(
-            bytes == &b[name],
-            "{family}: {name} differs between the two runs of one seed"
+    for run in ["on another CPU", "one thread"] {
+        let other = run_files(&dir.join(run));
+        assert_eq!(
+            here.keys().collect::<Vec<_>>(),
+            other.keys().collect::<Vec<_>>(),
+            "{family} ({run}): the runs wrote different files"
         );
+        for (name, bytes) in &here {
+            assert!(
+                bytes == &other[name],
+                "{family} ({run}): {name} differs from the first run of one seed"
+            );
+        }
     }
     fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
-fn an_nnue_run_is_reproducible_from_its_seed_on_another_cpu() {
-    train_twice("nnue", NNUE);
+fn an_nnue_run_is_reproducible_from_its_seed_on_another_cpu_and_thread_count() {
+    train_thrice(
+        "nnue",
+        NNUE,
+        &[("games_in_flight = 16", "games_in_flight = 0")],
+    );
 }
 
 #[test]
-fn an_mcts_run_is_reproducible_from_its_seed_on_another_cpu() {
-    train_twice("mcts", MCTS);
+fn an_mcts_run_is_reproducible_from_its_seed_on_another_cpu_and_thread_count() {
+    train_thrice("mcts", MCTS, &[]);
 }
