@@ -288,6 +288,21 @@ impl Position {
         sides.man_capturers() != 0 || sides.king_capturers() != 0
     }
 
+    /// True if the opponent could capture were it to move: a threat the
+    /// side to move must meet (a search looks further at such a position).
+    #[inline]
+    pub fn threatened(&self) -> bool {
+        let side = self.side_to_move().opponent();
+        let sides = Sides {
+            us: self.pieces(side),
+            them: self.pieces(side.opponent()),
+            kings: self.kings(),
+            empty: self.empty(),
+            side,
+        };
+        sides.man_capturers() != 0 || sides.king_capturers() != 0
+    }
+
     /// Number of legal moves (rule 9), without building the list (perft's
     /// bulk counting at the last ply).
     #[inline]

@@ -281,3 +281,23 @@ fn the_short_form_is_ambiguous_when_two_captures_share_start_and_end() {
         find(&pos, "a5:d8:h4:e1")
     );
 }
+
+/// A threat is a capture the opponent would have with the move: the same
+/// pieces with the other side to move, a man's short capture and a king's
+/// long one included, and nothing when the pieces do not touch.
+#[test]
+fn a_threat_is_the_capture_the_opponent_would_have() {
+    let cases = [
+        ("Wc3:Bd4", true),      // d4 takes c3 to b2
+        ("Wc3,b2:Bd4", false),  // b2 is taken: no landing square
+        ("Wc3:BKh8", true),     // the king flies g7-d4 and lands on b2 or a1
+        ("Wc3:BKh8,e5", false), // its own man blocks the diagonal
+        ("Wa1:Bh8", false),
+    ];
+    for (pieces, threat) in cases {
+        let white = position(&format!("W:{pieces}"));
+        let black = position(&format!("B:{pieces}"));
+        assert_eq!(white.threatened(), threat, "{pieces}");
+        assert_eq!(white.threatened(), black.has_capture(), "{pieces}");
+    }
+}
