@@ -7,6 +7,7 @@
 
 use crate::factory::PlayerFactory;
 use crate::journal::Journal;
+use crate::kinds::ab::AbSearch;
 use crate::matches::{Control, MatchReport, MatchSettings};
 use crate::rating_run::{PairWatch, play_pairing};
 use crate::score::PairingSummary;
@@ -14,6 +15,7 @@ use crate::spec::{MctsSettings, PlayerKind, PlayerSpec};
 use crate::sprt::{DEFAULT_MIN_GAMES, EloModel, Sprt, SprtConfig, SprtDecision};
 use serde::{Deserialize, Serialize};
 use shashki_search::SearchLimits;
+use shashki_search::alphabeta::Selectivity;
 use std::path::{Path, PathBuf};
 
 /// The PDN `Event` of gating games.
@@ -297,7 +299,12 @@ impl CheckpointPlayers {
                         depth: Some(depth),
                         ..SearchLimits::default()
                     },
-                    threads: 1,
+                    // Full width at the gate's depth, as the recipes were
+                    // measured (issue 52 leaves training's searches alone).
+                    search: AbSearch {
+                        selectivity: Selectivity::NONE,
+                        ..AbSearch::default()
+                    },
                 };
                 PlayerFactory::new(PlayerSpec { name, kind }).map_err(|e| e.to_string())
             }

@@ -66,6 +66,7 @@ pub use factory::PlayerFactory;
 pub use figures::{OpeningUse, PairingFigures};
 pub use gate::{CheckpointPlayers, GateConfig, GateMethod, GateOutcome, gate, gate_checkpoints};
 pub use journal::Journal;
+pub use kinds::ab::AbSearch;
 pub use matches::{Control, EndCause, GameRecord, MatchReport, MatchSettings, run_match};
 pub use openings::{BuiltinBook, DEFAULT_BOOK, Opening, OpeningBook};
 pub use player::{GameSetup, Player, PlayerError, PlayerFailure, PlayerMaker};

@@ -3,6 +3,7 @@
 //! forms (`random`, `ab:depth=4`, `net:PATH@sims=64`, ...) are read by the
 //! table of player kinds in [`crate::kinds`].
 
+use crate::kinds::ab::AbSearch;
 use shashki_net::InferenceKernels;
 use shashki_search::{Algorithm, SearchLimits};
 use std::fmt;
@@ -30,8 +31,8 @@ pub enum PlayerKind {
         /// Depth, nodes and/or time per move as the spec gives them (none:
         /// a player searches to [`crate::kinds::ab::DEFAULT_AB_DEPTH`]).
         limits: SearchLimits,
-        /// Lazy SMP search threads (default 1).
-        threads: usize,
+        /// Lazy SMP threads and selectivity.
+        search: AbSearch,
     },
     /// Alpha-beta with an NNUE model as its evaluation.
     Nnue {
@@ -39,16 +40,16 @@ pub enum PlayerKind {
         path: PathBuf,
         /// Depth, nodes and/or time per move as the spec gives them.
         limits: SearchLimits,
-        /// Lazy SMP search threads (default 1).
-        threads: usize,
+        /// Lazy SMP threads and selectivity.
+        search: AbSearch,
     },
     /// Alpha-beta with the shipped NNUE built into the binary
     /// ([`crate::kinds::builtin`]).
     Builtin {
         /// Depth, nodes and/or time per move as the spec gives them.
         limits: SearchLimits,
-        /// Lazy SMP search threads (default 1).
-        threads: usize,
+        /// Lazy SMP threads and selectivity.
+        search: AbSearch,
     },
     /// MCTS with random-playout evaluation.
     Mcts {

@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shashki_nnue::{Architecture, FloatNet, Kernels, NnueEval, QuantNet};
 use shashki_rules::{Game, GameResult, Position};
-use shashki_search::alphabeta::StaticEval;
+use shashki_search::alphabeta::{Selectivity, StaticEval};
 use shashki_search::{AbConfig, AlphaBeta, SearchLimits};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -30,9 +30,13 @@ fn nnue(model: Option<&Path>) -> Box<dyn StaticEval> {
 }
 
 fn engine(nnue_eval: Option<Option<&Path>>, threads: usize, lmr: bool) -> AlphaBeta {
+    let selectivity = Selectivity {
+        lmr,
+        ..Selectivity::NONE
+    };
     let config = AbConfig {
         threads,
-        lmr,
+        selectivity,
         ..AbConfig::default()
     };
     match nnue_eval {

@@ -4,7 +4,7 @@
 //! alpha-beta search to the end of the game (no table inside).
 
 use shashki_rules::{DrawRules, Game, Move, Position};
-use shashki_search::alphabeta::{MATE, MATE_BOUND, StaticEval};
+use shashki_search::alphabeta::{MATE, MATE_BOUND, Selectivity, StaticEval};
 use shashki_search::mcts::MctsEngine;
 use shashki_search::mcts::tree::TABLEBASE_PLIES;
 use shashki_search::mcts::{Proof, Search};
@@ -201,8 +201,10 @@ fn exhaustive(game: &Game, depth: u32) -> Option<TbWdl> {
             root: game.side_to_move(),
             optimist,
         });
+        // Full width: a pruned search would not bound the value.
         let config = AbConfig {
             tt_megabytes: 4,
+            selectivity: Selectivity::NONE,
             ..AbConfig::default()
         };
         AlphaBeta::with_eval(config, eval)

@@ -33,7 +33,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use shashki_rules::book::{Opening, read_book};
 use shashki_rules::{DrawRules, EndReason, Game, GameResult, Outcome, Position};
-use shashki_search::alphabeta::{AbConfig, AlphaBeta, StaticEval};
+use shashki_search::alphabeta::{AbConfig, AlphaBeta, Selectivity, StaticEval};
 use shashki_search::limits::SearchLimits;
 use shashki_tablebase::Tablebases;
 use std::collections::HashSet;
@@ -283,9 +283,12 @@ impl AbSelfPlayer {
     /// The game's searcher: `eval` (scaled in drawish material when asked),
     /// probing the tablebases when asked.
     fn engine(&self, eval: Box<dyn StaticEval>) -> AlphaBeta {
+        // Full width, as the recipes were measured: the selective search
+        // changes what a depth means, so the labels (issue 52 keeps them).
         let config = AbConfig {
             tt_megabytes: SELFPLAY_TT_MEGABYTES,
             threads: 1,
+            selectivity: Selectivity::NONE,
             ..AbConfig::default()
         };
         let eval: Box<dyn StaticEval> = if self.data.drawish_scale {
@@ -510,6 +513,7 @@ mod tests {
         let config = AbConfig {
             tt_megabytes: SELFPLAY_TT_MEGABYTES,
             threads: 1,
+            selectivity: Selectivity::NONE,
             ..AbConfig::default()
         };
         let mut direct = AlphaBeta::new(config);

@@ -1,13 +1,15 @@
 //! `ab:depth=4`, `ab:movetime=100[,threads=2]`, `ab:nodes=20000`: the
 //! reference alpha-beta engine with the hand evaluation (default depth 4;
-//! `threads`: Lazy SMP, default 1). Its options, its players and its
-//! engines serve `nnue:` and `builtin` too.
+//! `threads`: Lazy SMP, default 1; `sel=none` or `sel=prune+lmr+...`: the
+//! selectivity techniques searched with, default the built-in set;
+//! `tm=plain|adaptive`: how a clock's time is spent). Its options, its
+//! players and its engines serve `nnue:` and `builtin` too.
 
 use super::options::{number, options};
 use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
 use crate::spec::PlayerKind;
-use shashki_search::alphabeta::StaticEval;
+use shashki_search::alphabeta::{Selectivity, StaticEval, TimeUse};
 use shashki_search::tablebase::Tablebases;
 use shashki_search::{AbConfig, AlphaBeta, Engine, SearchLimits};
 use std::sync::Arc;
@@ -30,29 +32,62 @@ pub(crate) const KIND: Kind = Kind {
 };
 
 /// The options of the alpha-beta kinds.
-pub(crate) const AB_OPTIONS: &[&str] = &["depth", "nodes", "movetime", "threads"];
+pub(crate) const AB_OPTIONS: &[&str] = &["depth", "nodes", "movetime", "threads", "sel", "tm"];
+
+/// How an alpha-beta player searches, beside its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbSearch {
+    /// Lazy SMP search threads (default 1).
+    pub threads: usize,
+    /// The selectivity techniques (default: the engine's measured set).
+    pub selectivity: Selectivity,
+    /// How a clock's planned time is spent (`tm=plain|adaptive`).
+    pub time_use: TimeUse,
+}
+
+impl Default for AbSearch {
+    fn default() -> Self {
+        AbSearch {
+            threads: 1,
+            selectivity: Selectivity::default(),
+            time_use: TimeUse::default(),
+        }
+    }
+}
+
+impl AbSearch {
+    /// The default search on `threads` threads.
+    pub fn threads(threads: usize) -> AbSearch {
+        AbSearch {
+            threads,
+            ..AbSearch::default()
+        }
+    }
+}
 
 fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
-    let (limits, threads) = ab_options(rest.unwrap_or(""), "ab")?;
-    Ok(PlayerKind::AlphaBeta { limits, threads })
+    let (limits, search) = ab_options(rest.unwrap_or(""), "ab")?;
+    Ok(PlayerKind::AlphaBeta { limits, search })
 }
 
 /// The limits (`depth`, `nodes`, `movetime`, as given: a player without
-/// any searches to [`DEFAULT_AB_DEPTH`]) and Lazy SMP `threads` of an
-/// alpha-beta player's options. `kind` names the player in errors.
-pub(crate) fn ab_options(text: &str, kind: &str) -> Result<(SearchLimits, usize), String> {
+/// any searches to [`DEFAULT_AB_DEPTH`]), Lazy SMP `threads` and `sel`ectivity
+/// of an alpha-beta player's options. `kind` names the player in errors.
+pub(crate) fn ab_options(text: &str, kind: &str) -> Result<(SearchLimits, AbSearch), String> {
     let mut limits = SearchLimits::default();
-    let mut threads = 1;
+    let mut search = AbSearch::default();
     for (key, value) in options(text)? {
         match (key, value) {
             ("depth", Some(v)) => limits.depth = Some(number(key, v)?),
             ("nodes", Some(v)) => limits.nodes = Some(number(key, v)?),
             ("movetime", Some(v)) => limits.movetime = Some(Duration::from_millis(number(key, v)?)),
-            ("threads", Some(v)) => threads = number::<usize>(key, v)?.clamp(1, 256),
+            ("threads", Some(v)) => search.threads = number::<usize>(key, v)?.clamp(1, 256),
+            ("sel", Some(v)) => search.selectivity = Selectivity::parse(v)?,
+            ("tm", Some(v)) => search.time_use = TimeUse::parse(v)?,
             _ => return Err(super::unknown_option(kind, key, AB_OPTIONS)),
         }
     }
-    Ok((limits, threads))
+    Ok((limits, search))
 }
 
 /// A player's limits: those given, or [`DEFAULT_AB_DEPTH`].
@@ -67,12 +102,14 @@ pub(crate) fn player_limits(limits: SearchLimits) -> SearchLimits {
 /// The standalone engine of `ab` (and, with its network's `eval`, of
 /// `nnue:` and `builtin`): the engine's own table size.
 pub(crate) fn engine(
-    threads: usize,
+    search: AbSearch,
     eval: Option<Box<dyn StaticEval>>,
     setup: &EngineSetup,
 ) -> Box<dyn Engine> {
     let config = AbConfig {
-        threads,
+        threads: search.threads,
+        selectivity: search.selectivity,
+        time_use: search.time_use,
         ..AbConfig::default()
     };
     Box::new(alpha_beta(config, eval, setup.tablebases.as_ref()))
@@ -94,14 +131,14 @@ fn alpha_beta(
 /// Makes an alpha-beta player with the hand evaluation per game.
 pub(crate) struct Maker {
     pub(crate) limits: SearchLimits,
-    pub(crate) threads: usize,
+    pub(crate) search: AbSearch,
 }
 
 impl PlayerMaker for Maker {
     fn create(&self, setup: &GameSetup<'_>) -> Result<Box<dyn Player>, PlayerFailure> {
         Ok(Box::new(EnginePlayer::alpha_beta(
             self.limits,
-            self.threads,
+            self.search,
             None,
             setup.tablebases,
         )))
@@ -113,18 +150,20 @@ impl PlayerMaker for Maker {
 }
 
 impl EnginePlayer {
-    /// The alpha-beta engine at `limits` on `threads` Lazy SMP threads,
-    /// with the hand evaluation or `eval` (an NNUE network's), probing
+    /// The alpha-beta engine at `limits` searching as `search` says, with
+    /// the hand evaluation or `eval` (an NNUE network's), probing
     /// `tablebases` in its search.
     pub fn alpha_beta(
         limits: SearchLimits,
-        threads: usize,
+        search: AbSearch,
         eval: Option<Box<dyn StaticEval>>,
         tablebases: Option<&Arc<Tablebases>>,
     ) -> EnginePlayer {
         let config = AbConfig {
             tt_megabytes: PLAYER_TT_MEGABYTES,
-            threads,
+            threads: search.threads,
+            selectivity: search.selectivity,
+            time_use: search.time_use,
             ..AbConfig::default()
         };
         EnginePlayer::new(Box::new(alpha_beta(config, eval, tablebases)), limits)

@@ -5,7 +5,7 @@
 //! integer weights are built into the binary (43 kB), so it works from any
 //! folder and after `cargo install`. Options as `ab`'s.
 
-use super::ab::{AB_OPTIONS, ab_options};
+use super::ab::{AB_OPTIONS, AbSearch, ab_options};
 use super::{EngineSetup, Kind};
 use crate::spec::PlayerKind;
 use shashki_nnue::{NnueError, NnueEval, QuantNet, load_quantized_bytes};
@@ -30,8 +30,8 @@ pub(crate) const KIND: Kind = Kind {
 };
 
 fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
-    let (limits, threads) = ab_options(rest.unwrap_or(""), "builtin")?;
-    Ok(PlayerKind::Builtin { limits, threads })
+    let (limits, search) = ab_options(rest.unwrap_or(""), "builtin")?;
+    Ok(PlayerKind::Builtin { limits, search })
 }
 
 /// The built-in model's network, checked like a model folder on disk.
@@ -52,7 +52,7 @@ fn builtin_evaluator() -> Result<NnueEval, NnueError> {
 }
 
 /// The standalone engine: alpha-beta with the built-in model.
-pub(crate) fn engine(threads: usize, setup: &EngineSetup) -> Result<Box<dyn Engine>, String> {
+pub(crate) fn engine(search: AbSearch, setup: &EngineSetup) -> Result<Box<dyn Engine>, String> {
     let eval = builtin_evaluator().map_err(|e| e.to_string())?;
-    Ok(super::ab::engine(threads, Some(Box::new(eval)), setup))
+    Ok(super::ab::engine(search, Some(Box::new(eval)), setup))
 }

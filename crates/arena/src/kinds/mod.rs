@@ -173,9 +173,9 @@ pub fn build_engine(spec: &PlayerSpec, setup: &EngineSetup) -> Result<Box<dyn En
         reason,
     };
     match &spec.kind {
-        &PlayerKind::AlphaBeta { threads, .. } => Ok(ab::engine(threads, None, setup)),
-        &PlayerKind::Builtin { threads, .. } => builtin::engine(threads, setup),
-        PlayerKind::Nnue { path, threads, .. } => nnue::engine(path, *threads, setup),
+        &PlayerKind::AlphaBeta { search, .. } => Ok(ab::engine(search, None, setup)),
+        &PlayerKind::Builtin { search, .. } => builtin::engine(search, setup),
+        PlayerKind::Nnue { path, search, .. } => nnue::engine(path, *search, setup),
         PlayerKind::Mcts { search, rollouts } => mcts::engine(search, *rollouts, setup),
         PlayerKind::Net {
             path,
@@ -199,19 +199,19 @@ pub fn build_engine(spec: &PlayerSpec, setup: &EngineSetup) -> Result<Box<dyn En
 pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String> {
     Ok(match &spec.kind {
         PlayerKind::Random => Box::new(random::Maker),
-        &PlayerKind::AlphaBeta { limits, threads } => Box::new(ab::Maker {
+        &PlayerKind::AlphaBeta { limits, search } => Box::new(ab::Maker {
             limits: ab::player_limits(limits),
-            threads,
+            search,
         }),
-        &PlayerKind::Builtin { limits, threads } => {
+        &PlayerKind::Builtin { limits, search } => {
             let net = builtin::builtin_net().map_err(|e| e.to_string())?;
-            Box::new(nnue::Maker::new(Arc::new(net), &spec.name, limits, threads))
+            Box::new(nnue::Maker::new(Arc::new(net), &spec.name, limits, search))
         }
         PlayerKind::Nnue {
             path,
             limits,
-            threads,
-        } => Box::new(nnue::Maker::load(path, &spec.name, *limits, *threads)?),
+            search,
+        } => Box::new(nnue::Maker::load(path, &spec.name, *limits, *search)?),
         &PlayerKind::Mcts { search, rollouts } => Box::new(mcts::Maker { search, rollouts }),
         PlayerKind::Net {
             path,
@@ -234,6 +234,7 @@ pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kinds::ab::AbSearch;
     use crate::kinds::ext::DEFAULT_EXT_MOVETIME_MS;
     use shashki_search::{Algorithm, SearchLimits};
     use std::path::PathBuf;
@@ -250,21 +251,21 @@ mod tests {
             parse("ab:depth=4"),
             PlayerKind::AlphaBeta {
                 limits: SearchLimits::depth(4),
-                threads: 1
+                search: AbSearch::threads(1)
             }
         );
         assert_eq!(
             parse("ab:movetime=100,threads=2"),
             PlayerKind::AlphaBeta {
                 limits: SearchLimits::movetime(Duration::from_millis(100)),
-                threads: 2
+                search: AbSearch::threads(2)
             }
         );
         assert_eq!(
             parse("ab"),
             PlayerKind::AlphaBeta {
                 limits: SearchLimits::default(),
-                threads: 1
+                search: AbSearch::threads(1)
             },
             "limits as stated: a player applies its default depth"
         );
@@ -272,9 +273,27 @@ mod tests {
             parse("builtin:movetime=100,threads=2"),
             PlayerKind::Builtin {
                 limits: SearchLimits::movetime(Duration::from_millis(100)),
-                threads: 2
+                search: AbSearch::threads(2)
             }
         );
+    }
+
+    #[test]
+    fn alpha_beta_players_take_their_selectivity_and_time_use() {
+        use shashki_search::alphabeta::{Selectivity, TimeUse};
+        let PlayerKind::Nnue { search, .. } =
+            parse("nnue:m@movetime=100,sel=prune+lmr,tm=adaptive")
+        else {
+            panic!("an nnue player");
+        };
+        assert_eq!(search.selectivity, Selectivity::parse("prune+lmr").unwrap());
+        assert_eq!(search.time_use, TimeUse::Adaptive);
+        let PlayerKind::Builtin { search, .. } = parse("builtin:sel=none") else {
+            panic!("the built-in player");
+        };
+        assert_eq!(search.selectivity, Selectivity::NONE);
+        let err = "ab:sel=prune+nullmove".parse::<PlayerSpec>().unwrap_err();
+        assert!(err.to_string().contains("nullmove"), "{err}");
     }
 
     #[test]
@@ -350,7 +369,7 @@ mod tests {
             PlayerKind::Nnue {
                 path: PathBuf::from("models/x"),
                 limits: SearchLimits::depth(6),
-                threads: 4
+                search: AbSearch::threads(4)
             }
         );
         assert_eq!(
@@ -358,7 +377,7 @@ mod tests {
             PlayerKind::Nnue {
                 path: PathBuf::from("my models/x"),
                 limits: SearchLimits::default(),
-                threads: 1
+                search: AbSearch::threads(1)
             }
         );
         assert!(

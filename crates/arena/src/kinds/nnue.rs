@@ -3,7 +3,7 @@
 //! evaluation (default depth 4, one thread). The network is loaded and
 //! quantized once per match.
 
-use super::ab::{AB_OPTIONS, ab_options, player_limits};
+use super::ab::{AB_OPTIONS, AbSearch, ab_options, player_limits};
 use super::options::network_path_and_options;
 use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
@@ -25,22 +25,22 @@ pub(crate) const KIND: Kind = Kind {
 
 fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
     let (path, opts) = network_path_and_options(rest, "nnue")?;
-    let (limits, threads) = ab_options(opts, "nnue")?;
+    let (limits, search) = ab_options(opts, "nnue")?;
     Ok(PlayerKind::Nnue {
         path: PathBuf::from(path),
         limits,
-        threads,
+        search,
     })
 }
 
 /// The standalone engine: alpha-beta with the network at `path`.
 pub(crate) fn engine(
     path: &Path,
-    threads: usize,
+    search: AbSearch,
     setup: &EngineSetup,
 ) -> Result<Box<dyn Engine>, String> {
     let eval = shashki_nnue::load_evaluator(path).map_err(|e| e.to_string())?;
-    Ok(super::ab::engine(threads, Some(Box::new(eval)), setup))
+    Ok(super::ab::engine(search, Some(Box::new(eval)), setup))
 }
 
 /// Holds the quantized network the games of a match share.
@@ -48,7 +48,7 @@ pub(crate) struct Maker {
     net: Arc<QuantNet>,
     name: String,
     limits: SearchLimits,
-    threads: usize,
+    search: AbSearch,
 }
 
 impl Maker {
@@ -57,25 +57,25 @@ impl Maker {
         path: &Path,
         name: &str,
         limits: SearchLimits,
-        threads: usize,
+        search: AbSearch,
     ) -> Result<Maker, String> {
         let net = shashki_nnue::load_engine_net(path).map_err(|e| e.to_string())?;
-        Ok(Maker::new(Arc::new(net), name, limits, threads))
+        Ok(Maker::new(Arc::new(net), name, limits, search))
     }
 
     /// The player called `name` with `net` at `limits` (as its spec gives
-    /// them) on `threads` threads.
+    /// them) searching as `search` says.
     pub(crate) fn new(
         net: Arc<QuantNet>,
         name: &str,
         limits: SearchLimits,
-        threads: usize,
+        search: AbSearch,
     ) -> Maker {
         Maker {
             net,
             name: name.to_string(),
             limits: player_limits(limits),
-            threads,
+            search,
         }
     }
 }
@@ -85,7 +85,7 @@ impl PlayerMaker for Maker {
         let eval = NnueEval::new(Arc::clone(&self.net), self.name.clone());
         Ok(Box::new(EnginePlayer::alpha_beta(
             self.limits,
-            self.threads,
+            self.search,
             Some(Box::new(eval)),
             setup.tablebases,
         )))

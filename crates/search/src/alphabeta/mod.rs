@@ -3,8 +3,9 @@
 //! [`StaticEval`], an engine family of its own.
 //!
 //! Negamax with iterative deepening and aspiration windows; principal
-//! variation search; late move reductions of quiet moves (optional, off
-//! by default until they measure as a gain); a bounded,
+//! variation search; the selectivity of draughts engines, each technique a
+//! switch ([`Selectivity`]: fail-high pruning, late move reductions, threat
+//! search at the horizon, single-reply extension); a bounded,
 //! lock-free transposition table keyed by the Zobrist hash plus the
 //! draw-rule state; capture quiescence (a position where a capture is due is
 //! never a leaf); move ordering by table move, capture size, killers and
@@ -20,21 +21,26 @@
 
 mod busy;
 mod eval;
+mod iteration_clock;
 mod ordering;
 mod search;
+mod selectivity;
 mod static_eval;
 mod tt;
 
 pub use eval::{EvalWeights, HandEval};
+pub use iteration_clock::TimeUse;
 pub use search::{EVAL_LIMIT, MATE, MATE_BOUND, TB_BOUND, TB_WIN};
+pub use selectivity::{Selectivity, TECHNIQUES};
 pub use static_eval::StaticEval;
 
 use crate::engine::{Engine, Score, SearchReport};
 use crate::limits::{SearchLimits, StopHandle};
 use crate::tablebase::{self, Tablebases};
 use busy::BusyMoves;
+use iteration_clock::IterationClock;
 use ordering::MoveOrderer;
-use search::{Completed, INFINITY, SearchOptions, Searcher, Shared, tablebase_score};
+use search::{Completed, INFINITY, Searcher, Shared, tablebase_score};
 use shashki_rules::{Game, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -55,10 +61,12 @@ pub struct AbConfig {
     pub weights: EvalWeights,
     /// Search threads (Lazy SMP); 1 keeps fixed-depth searches deterministic.
     pub threads: usize,
-    /// Late move reductions of quiet moves. Off by default: against the
-    /// same engine without them, at equal nodes per move, they scored
-    /// 42.5 % in 40 games (docs/BENCHMARKS.md), no measured gain yet.
-    pub lmr: bool,
+    /// Which moves are searched less (or more) deeply than the nominal
+    /// depth; the default is the set measured to win (docs/RESULTS.md).
+    pub selectivity: Selectivity,
+    /// How a clock's planned time is spent (`Plain` until the adaptive
+    /// rule measures as a gain, docs/RESULTS.md).
+    pub time_use: TimeUse,
 }
 
 impl Default for AbConfig {
@@ -68,7 +76,8 @@ impl Default for AbConfig {
             default_depth: 8,
             weights: EvalWeights::default(),
             threads: 1,
-            lmr: false,
+            selectivity: Selectivity::default(),
+            time_use: TimeUse::default(),
         }
     }
 }
@@ -242,8 +251,10 @@ impl AlphaBeta {
             max_depth
         };
         // Under a clock an iteration takes several times the previous one:
-        // none is started past half the planned time.
+        // none is started past half the planned time (scaled, see
+        // `iteration_clock`).
         let soft_stop = budget.filter(|b| b.soft != b.hard).map(|b| b.soft / 2);
+        let clock = IterationClock::new(self.config.time_use, soft_stop);
         let stop = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
         let helper_best = Mutex::new(None);
@@ -267,9 +278,7 @@ impl AlphaBeta {
         let root_score = shared
             .tablebases
             .and_then(|tb| tablebase::probe(tb, game).map(|p| tablebase_score(&p, None, 0)));
-        let options = SearchOptions {
-            lmr: self.config.lmr,
-        };
+        let selectivity = self.config.selectivity;
         let helpers: Vec<Box<dyn StaticEval>> = (1..self.config.threads.max(1))
             .map(|_| self.eval.fork())
             .collect();
@@ -282,16 +291,16 @@ impl AlphaBeta {
                 scope.spawn(move || {
                     let mut orderer = MoveOrderer::new();
                     let mut searcher =
-                        Searcher::new(game, shared, &mut orderer, &mut *helper_eval, options);
+                        Searcher::new(game, shared, &mut orderer, &mut *helper_eval, selectivity);
                     search_helper(&mut searcher, max_depth, index + 1, shared.helper_best);
                 });
             }
-            let mut searcher = Searcher::new(game.clone(), &shared, orderer, eval, options);
+            let mut searcher = Searcher::new(game.clone(), &shared, orderer, eval, selectivity);
             iterate(
                 &mut searcher,
                 max_depth,
                 start,
-                soft_stop,
+                clock,
                 root_score,
                 &mut result,
                 progress,
@@ -317,7 +326,7 @@ fn iterate(
     searcher: &mut Searcher<'_>,
     max_depth: u32,
     start: Instant,
-    soft_stop: Option<Duration>,
+    mut clock: IterationClock,
     root_score: Option<i32>,
     result: &mut AbResult,
     progress: &mut dyn FnMut(&AbResult),
@@ -351,7 +360,8 @@ fn iterate(
         if score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
             break;
         }
-        if soft_stop.is_some_and(|t| start.elapsed() >= t) {
+        clock.completed(result.best_move, score);
+        if clock.should_stop(start.elapsed()) {
             break;
         }
     }

@@ -75,13 +75,6 @@ impl MoveOrderer {
         }
     }
 
-    /// True if `key` (from [`MoveOrderer::score_moves`]) marks the table
-    /// move, a capture, a killer or a promotion: a move late move
-    /// reductions leave alone.
-    pub fn is_tactical(key: i32) -> bool {
-        key >= PROMOTION
-    }
-
     /// Records a quiet move that caused a beta cut-off at `ply` after a search
     /// of `depth` plies.
     pub fn record_cutoff(&mut self, mv: &Move, ply: usize, depth: i32) {

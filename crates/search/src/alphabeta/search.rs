@@ -1,9 +1,12 @@
 //! The recursive negamax search: principal variation search (null windows
-//! after the first move), late move reductions, capture quiescence, the
-//! shared transposition table and the game arbiter at every node.
+//! after the first move), the selectivity of [`Selectivity`] (fail-high
+//! pruning, late move reductions, threat search at the horizon, single-reply
+//! extension), capture quiescence, the shared transposition table and the
+//! game arbiter at every node.
 
 use super::busy::{self, BusyMoves};
 use super::ordering::{MAX_PLY, MoveOrderer, pick_next};
+use super::selectivity::{Selectivity, prune_probe};
 use super::static_eval::StaticEval;
 use super::tt::{Bound, Entry, TranspositionTable};
 use crate::limits::StopHandle;
@@ -130,13 +133,6 @@ pub struct Completed {
 /// How often a thread adds its node count to the shared one and reads the clock.
 pub const FLUSH_NODES: u64 = 1024;
 
-/// Search options measured to help (see docs/BENCHMARKS.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Late move reductions of quiet moves.
-    pub lmr: bool,
-}
-
 /// The state of one search thread: the game walked with play/undo, the
 /// evaluator told of each move, the node count and the principal variation.
 pub struct Searcher<'a> {
@@ -144,7 +140,10 @@ pub struct Searcher<'a> {
     shared: &'a Shared<'a>,
     orderer: &'a mut MoveOrderer,
     eval: &'a mut dyn StaticEval,
-    options: SearchOptions,
+    selectivity: Selectivity,
+    /// True inside the reduced search of fail-high pruning: no pruning
+    /// below it (as in Scan), so the probe stays cheap and sound.
+    probing: bool,
     /// While false (the main thread's first iteration), limits are ignored
     /// so that a move is always found.
     pub enforce_limits: bool,
@@ -172,8 +171,6 @@ struct Candidate {
     rank: usize,
     /// Its index in the node's move list.
     index: usize,
-    /// Its ordering key (captures, killers and the table move are tactical).
-    order_key: i32,
     /// Its key in the table of moves threads are inside (`None`: not shared).
     busy_key: Option<u64>,
 }
@@ -199,7 +196,7 @@ impl<'a> Searcher<'a> {
         shared: &'a Shared<'a>,
         orderer: &'a mut MoveOrderer,
         eval: &'a mut dyn StaticEval,
-        options: SearchOptions,
+        selectivity: Selectivity,
     ) -> Searcher<'a> {
         eval.reset(game.position());
         Searcher {
@@ -207,7 +204,8 @@ impl<'a> Searcher<'a> {
             shared,
             orderer,
             eval,
-            options,
+            selectivity,
+            probing: false,
             enforce_limits: false,
             stopped: false,
             nodes: 0,
@@ -325,33 +323,33 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() {
             return -(MATE - ply as i32);
         }
-        // Captures are mandatory, so a position with one is never a quiet leaf.
+        // Captures are mandatory, so a position with one is never a quiet
+        // leaf; nor, with the threat search, is one the opponent threatens
+        // to capture in, reached at the horizon (not after a capture).
         if ply >= MAX_PLY || (depth <= 0 && !moves[0].is_capture()) {
-            return self.eval.evaluate(&pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            let threatened = depth == 0 && self.selectivity.threat && pos.threatened();
+            if ply >= MAX_PLY || !threatened {
+                return self.eval.evaluate(&pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            }
         }
-        let depth = depth.max(0);
+        let depth = if depth == 0 && !moves[0].is_capture() {
+            1
+        } else {
+            depth.max(0)
+        };
         let pv_node = beta - alpha > 1;
 
         let key = early_key.unwrap_or_else(|| node_key(&self.game));
-        let mut tt_move = None;
-        if let Some(entry) = self.shared.tt.probe(key) {
-            tt_move = entry
-                .best_move
-                .map(usize::from)
-                .filter(|&i| i < self.move_lists[ply].len());
-            if ply > 0 && !pv_node && i32::from(entry.depth) >= depth {
-                let score = score_from_tt(entry.score, ply);
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
-                    return score;
-                }
-            }
+        let (tt_move, cutoff) = self.probe_table(key, depth, alpha, beta, ply);
+        if let Some(score) = cutoff {
+            return score;
         }
-
+        if let Some(score) = self.prune(depth, beta, ply, pv_node) {
+            return score;
+        }
+        if self.stopped {
+            return 0;
+        }
         self.orderer.score_moves(
             &pos,
             &self.move_lists[ply],
@@ -394,6 +392,37 @@ impl<'a> Searcher<'a> {
         best_score
     }
 
+    /// The table's move for the node (an index into this ply's move list),
+    /// and its score when the stored result settles the node: a non-PV
+    /// node below the root, searched as deep, with a bound that holds.
+    fn probe_table(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> (Option<usize>, Option<i32>) {
+        let Some(entry) = self.shared.tt.probe(key) else {
+            return (None, None);
+        };
+        let tt_move = entry
+            .best_move
+            .map(usize::from)
+            .filter(|&i| i < self.move_lists[ply].len());
+        let pv_node = beta - alpha > 1;
+        if ply == 0 || pv_node || i32::from(entry.depth) < depth {
+            return (tt_move, None);
+        }
+        let score = score_from_tt(entry.score, ply);
+        let usable = match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        (tt_move, usable.then_some(score))
+    }
+
     /// The node's moves in order; with other threads, the later moves one
     /// of them is inside come last (see [`busy`]).
     fn search_moves(&mut self, node: &mut NodeState) {
@@ -402,11 +431,9 @@ impl<'a> Searcher<'a> {
         self.deferred[ply].clear();
         for rank in 0..self.scratch[ply].len() {
             let index = pick_next(&mut self.scratch[ply], rank);
-            let order_key = self.scratch[ply][rank].0;
             let candidate = Candidate {
                 rank,
                 index,
-                order_key,
                 busy_key: busy.map(|_| busy::move_key(node.key, index)),
             };
             // The first move is never put off: some thread must search it.
@@ -445,18 +472,23 @@ impl<'a> Searcher<'a> {
         }
         self.play(&mv);
         let alpha = node.alpha;
+        // A forced reply is searched a ply deeper (not in quiescence).
+        let single = self.selectivity.single_reply && depth > 0 && self.move_lists[ply].len() == 1;
+        let new_depth = depth - 1 + i32::from(single);
         let score = if candidate.rank == 0 {
-            -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            -self.negamax(new_depth, -beta, -alpha, ply + 1)
         } else {
-            let reduction =
-                self.reduction(depth, candidate.rank, candidate.order_key, node.pv_node);
+            let quiet = !mv.is_capture() && !mv.promotes();
+            let reduction = self
+                .selectivity
+                .reduction(depth, candidate.rank, quiet, node.pv_node);
             // Null window first: most later moves only need to be shown worse.
-            let mut score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+            let mut score = -self.negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1);
             if score > alpha && reduction > 0 {
-                score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1);
             }
             if score > alpha && score < beta {
-                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+                score = -self.negamax(new_depth, -beta, -alpha, ply + 1);
             }
             score
         };
@@ -482,14 +514,26 @@ impl<'a> Searcher<'a> {
         false
     }
 
-    /// Plies by which the `i`-th move (ordering key `order_key`) is searched
-    /// shallower: quiet, late, not a killer, not at a shallow node.
-    fn reduction(&self, depth: i32, i: usize, order_key: i32, pv_node: bool) -> i32 {
-        if !self.options.lmr || depth < 3 || i < 3 || MoveOrderer::is_tactical(order_key) {
-            return 0;
+    /// Reduced-depth fail-high pruning (Scan's): a non-PV node whose
+    /// null-window search at 40 % of the depth holds beta plus a margin is
+    /// taken to fail high, and returns that score less the margin. Only
+    /// with beta among evaluations: a won or lost bound (tables, game ends)
+    /// is never pruned towards.
+    fn prune(&mut self, depth: i32, beta: i32, ply: usize, pv_node: bool) -> Option<i32> {
+        if !self.selectivity.prune || self.probing || pv_node || ply == 0 {
+            return None;
         }
-        let base = if i >= 8 && depth >= 5 { 2 } else { 1 };
-        if pv_node { base - 1 } else { base }
+        let (probe_depth, margin) = prune_probe(depth)?;
+        if beta.abs() >= EVAL_LIMIT {
+            return None;
+        }
+        let probe_beta = beta + margin;
+        // The same node, searched shallower: it reuses this ply's move list
+        // (generated again, in the same order) and the table.
+        self.probing = true;
+        let score = self.negamax(probe_depth, probe_beta - 1, probe_beta, ply);
+        self.probing = false;
+        (score >= probe_beta && !self.stopped).then_some(score - margin)
     }
 
     /// `pv[ply] = mv` followed by the line below it.

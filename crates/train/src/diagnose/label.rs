@@ -8,7 +8,7 @@ use super::held_out::{LabelSource, Labelled};
 use super::sources::Candidate;
 use rayon::prelude::*;
 use shashki_rules::{DrawCounters, Game};
-use shashki_search::alphabeta::{AbConfig, AlphaBeta, StaticEval};
+use shashki_search::alphabeta::{AbConfig, AlphaBeta, Selectivity, StaticEval};
 use shashki_search::limits::SearchLimits;
 use shashki_search::tablebase::{Tablebases, TbWdl};
 use shashki_selfplay::score_to_wdl;
@@ -59,8 +59,10 @@ impl Labeller<'_> {
         {
             return entry(label, LabelSource::Tablebase, None);
         }
+        // Full width, as the self-play labels it is compared with.
         let config = AbConfig {
             tt_megabytes: LABEL_TT_MEGABYTES,
+            selectivity: Selectivity::NONE,
             ..AbConfig::default()
         };
         let mut search = AlphaBeta::with_eval(config, self.eval.fork());
