@@ -33,6 +33,8 @@
 //!   `rate` and the gate report them (text and JSON).
 //! - [`elo`]: Bradley-Terry maximum-likelihood ratings with intervals;
 //!   [`ratings_file`]: the accumulating ratings file and its table / CSV / JSON.
+//! - [`tactics`]: suites of single-winning-move positions, made from game
+//!   records and solved at a fixed budget.
 //! - [`tournament`]: round-robin, gauntlet, the anchor ladder, training
 //!   steps; [`plot`]: PNG of Elo against training steps (no system fonts
 //!   needed).
@@ -59,6 +61,7 @@ pub mod roster;
 pub mod score;
 pub mod spec;
 pub mod sprt;
+pub mod tactics;
 pub mod tournament;
 
 pub use clock::{GameClock, TimeControl};

@@ -83,6 +83,9 @@ enum Command {
     Selfplay(commands::selfplay::Args),
     /// The learner alone, training on a directory of sample chunks.
     Learn(commands::learn::Args),
+    /// Single-winning-move suites: make one from PDN games, count what an
+    /// engine solves at a fixed budget.
+    Tactics(commands::tactics::Args),
     /// Endgame tablebases exact under the official draw rules: generate,
     /// probe, verify, bench (docs/TABLEBASES.md).
     Tb(commands::tb::Args),
@@ -120,6 +123,7 @@ fn main() {
         Command::Train(args) => commands::train::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
+        Command::Tactics(args) => commands::tactics::run(args),
         Command::Tb(args) => commands::tb::run(args),
         Command::Serve(args) => commands::serve::run(args),
     };

@@ -21,5 +21,6 @@ pub mod rate;
 pub mod relabel;
 pub mod selfplay;
 pub mod serve;
+pub mod tactics;
 pub mod tb;
 pub mod train;
