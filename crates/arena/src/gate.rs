@@ -7,10 +7,10 @@
 
 use crate::factory::PlayerFactory;
 use crate::journal::Journal;
-use crate::kinds::ab::AbSearch;
 use crate::matches::{Control, MatchReport, MatchSettings};
 use crate::rating_run::{PairWatch, play_pairing};
 use crate::score::PairingSummary;
+use crate::spec::AbSearch;
 use crate::spec::{MctsSettings, PlayerKind, PlayerSpec};
 use crate::sprt::{DEFAULT_MIN_GAMES, EloModel, Sprt, SprtConfig, SprtDecision};
 use serde::{Deserialize, Serialize};

@@ -3,8 +3,8 @@
 //! forms (`random`, `ab:depth=4`, `net:PATH@sims=64`, ...) are read by the
 //! table of player kinds in [`crate::kinds`].
 
-use crate::kinds::ab::AbSearch;
 use shashki_net::InferenceKernels;
+use shashki_search::alphabeta::{Selectivity, TimeUse};
 use shashki_search::{Algorithm, SearchLimits};
 use std::fmt;
 use std::path::PathBuf;
@@ -82,6 +82,37 @@ pub enum PlayerKind {
         /// Longest wait for a `bestmove` before the game is forfeited.
         timeout: Duration,
     },
+}
+
+/// How an alpha-beta player searches, beside its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbSearch {
+    /// Lazy SMP search threads (default 1).
+    pub threads: usize,
+    /// The selectivity techniques (default: the engine's measured set).
+    pub selectivity: Selectivity,
+    /// How a clock's planned time is spent (`tm=plain|adaptive`).
+    pub time_use: TimeUse,
+}
+
+impl Default for AbSearch {
+    fn default() -> Self {
+        AbSearch {
+            threads: 1,
+            selectivity: Selectivity::default(),
+            time_use: TimeUse::default(),
+        }
+    }
+}
+
+impl AbSearch {
+    /// The default search on `threads` threads.
+    pub fn threads(threads: usize) -> AbSearch {
+        AbSearch {
+            threads,
+            ..AbSearch::default()
+        }
+    }
 }
 
 /// Simulations per move of an MCTS player whose spec names none.

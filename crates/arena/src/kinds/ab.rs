@@ -8,7 +8,7 @@
 use super::options::{number, options};
 use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
-use crate::spec::PlayerKind;
+use crate::spec::{AbSearch, PlayerKind};
 use shashki_search::alphabeta::{Selectivity, StaticEval, TimeUse};
 use shashki_search::tablebase::Tablebases;
 use shashki_search::{AbConfig, AlphaBeta, Engine, SearchLimits};
@@ -33,37 +33,6 @@ pub(crate) const KIND: Kind = Kind {
 
 /// The options of the alpha-beta kinds.
 pub(crate) const AB_OPTIONS: &[&str] = &["depth", "nodes", "movetime", "threads", "sel", "tm"];
-
-/// How an alpha-beta player searches, beside its limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AbSearch {
-    /// Lazy SMP search threads (default 1).
-    pub threads: usize,
-    /// The selectivity techniques (default: the engine's measured set).
-    pub selectivity: Selectivity,
-    /// How a clock's planned time is spent (`tm=plain|adaptive`).
-    pub time_use: TimeUse,
-}
-
-impl Default for AbSearch {
-    fn default() -> Self {
-        AbSearch {
-            threads: 1,
-            selectivity: Selectivity::default(),
-            time_use: TimeUse::default(),
-        }
-    }
-}
-
-impl AbSearch {
-    /// The default search on `threads` threads.
-    pub fn threads(threads: usize) -> AbSearch {
-        AbSearch {
-            threads,
-            ..AbSearch::default()
-        }
-    }
-}
 
 fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
     let (limits, search) = ab_options(rest.unwrap_or(""), "ab")?;

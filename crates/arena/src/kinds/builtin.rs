@@ -5,9 +5,9 @@
 //! integer weights are built into the binary (43 kB), so it works from any
 //! folder and after `cargo install`. Options as `ab`'s.
 
-use super::ab::{AB_OPTIONS, AbSearch, ab_options};
+use super::ab::{AB_OPTIONS, ab_options};
 use super::{EngineSetup, Kind};
-use crate::spec::PlayerKind;
+use crate::spec::{AbSearch, PlayerKind};
 use shashki_nnue::{NnueError, NnueEval, QuantNet, load_quantized_bytes};
 use shashki_search::Engine;
 use std::path::Path;

@@ -234,8 +234,8 @@ pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::ab::AbSearch;
     use crate::kinds::ext::DEFAULT_EXT_MOVETIME_MS;
+    use crate::spec::AbSearch;
     use shashki_search::{Algorithm, SearchLimits};
     use std::path::PathBuf;
     use std::time::Duration;

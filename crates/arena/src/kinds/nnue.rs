@@ -3,11 +3,11 @@
 //! evaluation (default depth 4, one thread). The network is loaded and
 //! quantized once per match.
 
-use super::ab::{AB_OPTIONS, AbSearch, ab_options, player_limits};
+use super::ab::{AB_OPTIONS, ab_options, player_limits};
 use super::options::network_path_and_options;
 use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
-use crate::spec::PlayerKind;
+use crate::spec::{AbSearch, PlayerKind};
 use shashki_nnue::{NnueEval, QuantNet};
 use shashki_search::{Engine, SearchLimits};
 use std::path::{Path, PathBuf};
