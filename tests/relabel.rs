@@ -8,7 +8,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shashki_rules::{DrawState, Game, Position};
-use shashki_search::alphabeta::{AbConfig, AlphaBeta, EvalWeights, HandEval};
+use shashki_search::alphabeta::{AbConfig, AlphaBeta, EvalWeights, HandEval, Selectivity};
 use shashki_search::limits::SearchLimits;
 use shashki_selfplay::sample::FLAG_RELABELLED;
 use shashki_selfplay::{ChunkWriter, Sample, list_chunks, read_chunk, score_to_wdl};
@@ -179,11 +179,14 @@ fn relabel_is_resumable_after_a_kill_and_equals_a_direct_search() {
             .collect()
     };
     assert_eq!(names(&inputs), names(&outputs));
+    // What the labeller runs: full width, a fresh table for each position
+    // (a table kept from position to position would make a label depend on
+    // which positions were searched before it, and so on where a kill fell).
     let config = AbConfig {
         tt_megabytes: LABEL_TT_MEGABYTES,
+        selectivity: Selectivity::NONE,
         ..AbConfig::default()
     };
-    let mut direct = AlphaBeta::new(config);
     for (a, b) in inputs.iter().zip(&outputs) {
         let before = read_chunk(a).unwrap().samples().unwrap();
         let chunk = read_chunk(b).unwrap();
@@ -197,6 +200,7 @@ fn relabel_is_resumable_after_a_kill_and_equals_a_direct_search() {
                 continue;
             }
             assert_ne!(y.flags & FLAG_RELABELLED, 0, "sample {i} not relabelled");
+            let mut direct = AlphaBeta::new(config.clone());
             let result = direct.search(&Game::new(y.position), &SearchLimits::depth(DEPTH));
             assert_eq!(y.root_wdl, score_to_wdl(result.score), "sample {i}");
         }
