@@ -11,6 +11,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use shashki_nnue::quant::output_to_cp;
 use shashki_nnue::{Architecture, FloatNet, Kernels, NnueEval, QuantNet};
 use shashki_rules::{Game, GameResult, Position};
 use shashki_search::alphabeta::{Selectivity, StaticEval};
@@ -172,6 +173,8 @@ fn lmr_match(pairs: usize) {
 
 /// Nanoseconds per evaluation: one move pushed, evaluated and popped
 /// (incremental) against a full refresh, for each kernel implementation.
+/// The evaluation is computed every time (`output`, not the search's
+/// `evaluate`, whose cache would answer these few positions).
 fn evaluation_cost(model: Option<&Path>) {
     let net = match model {
         Some(dir) => Arc::new(shashki_nnue::load_quantized(dir).expect("a readable model folder")),
@@ -192,7 +195,7 @@ fn evaluation_cost(model: Option<&Path>) {
             let mv = moves[i as usize % moves.len()];
             let after = pos.make_move(&mv);
             eval.push(&pos, &mv, &after);
-            sink += i64::from(eval.evaluate(std::hint::black_box(&after)));
+            sink += i64::from(output_to_cp(eval.output(std::hint::black_box(&after))));
             eval.pop();
         }
         let incremental = start.elapsed().as_nanos() as f64 / f64::from(rounds);
@@ -200,7 +203,7 @@ fn evaluation_cost(model: Option<&Path>) {
         for i in 0..rounds {
             let after = pos.make_move(&moves[i as usize % moves.len()]);
             eval.reset(std::hint::black_box(&after));
-            sink += i64::from(eval.evaluate(&after));
+            sink += i64::from(output_to_cp(eval.output(&after)));
         }
         let refresh = start.elapsed().as_nanos() as f64 / f64::from(rounds);
         println!(

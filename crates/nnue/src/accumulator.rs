@@ -1,10 +1,12 @@
 //! The accumulator stack: one frame per ply of the searched line, updated
 //! lazily. `push` only records the move's feature changes; `evaluate`
 //! brings the stack up to date from the last computed frame, so nodes that
-//! are never evaluated (cut off first) cost nothing but the record.
+//! are never evaluated (cut off first, or found in the [`EvalCache`]) cost
+//! nothing but the record.
 
 use crate::dense::{DenseLayers, Scratch};
-use crate::features::{MAX_REMOVED, MoveDelta, PERSPECTIVES, perspective_index};
+use crate::eval_cache::EvalCache;
+use crate::features::{MAX_REMOVED, MoveDelta, PERSPECTIVES, PieceSquare, perspective_index};
 use crate::quant::{QuantNet, output_to_cp};
 use crate::simd::Kernels;
 use shashki_rules::{Move, Position};
@@ -32,6 +34,9 @@ pub struct NnueEval {
     /// `frames.len() * 2 * ft` values; frame `i` at `i * 2 * ft`.
     accs: Vec<i16>,
     top: usize,
+    /// What [`StaticEval::evaluate`] answered before (this evaluator's own:
+    /// each search thread has one).
+    cache: EvalCache,
 }
 
 impl NnueEval {
@@ -62,6 +67,7 @@ impl NnueEval {
             frames: Vec::new(),
             accs: Vec::new(),
             top: 0,
+            cache: EvalCache::default(),
         }
     }
 
@@ -82,25 +88,31 @@ impl NnueEval {
         }
         let width = self.width();
         let ft = self.net.arch.ft;
+        let weights = &self.net.ft.weight;
         for i in first + 1..=self.top {
             let delta = self.frames[i].delta.expect("uncomputed frames hold a move");
             let (before, after) = self.accs.split_at_mut(i * width);
             let prev = &before[(i - 1) * width..];
             let next = &mut after[..width];
-            for perspective in PERSPECTIVES {
-                let half = perspective_index(perspective) * ft;
-                let mut removed = [0usize; MAX_REMOVED];
-                for (slot, piece) in removed.iter_mut().zip(delta.removed()) {
-                    *slot = piece.feature(perspective);
+            if delta.is_quiet() {
+                let feature = |piece: PieceSquare| PERSPECTIVES.map(|p| piece.feature(p));
+                let (added, removed) = (feature(delta.added()), feature(delta.moving()));
+                self.kernels
+                    .update_quiet(next, prev, weights, added, removed);
+            } else {
+                for perspective in PERSPECTIVES {
+                    let half = perspective_index(perspective) * ft;
+                    let (next, prev) = (&mut next[half..half + ft], &prev[half..half + ft]);
+                    let added = [delta.added().feature(perspective)];
+                    let mut removed = [0usize; MAX_REMOVED];
+                    let mut len = 0;
+                    for (slot, piece) in removed.iter_mut().zip(delta.removed()) {
+                        *slot = piece.feature(perspective);
+                        len += 1;
+                    }
+                    self.kernels
+                        .update(next, prev, weights, &added, &removed[..len]);
                 }
-                let added = [delta.added().feature(perspective)];
-                self.kernels.update(
-                    &mut next[half..half + ft],
-                    &prev[half..half + ft],
-                    &self.net.ft.weight,
-                    &added,
-                    &removed[..delta.removed().len()],
-                );
             }
             self.frames[i].computed = true;
         }
@@ -181,7 +193,12 @@ impl StaticEval for NnueEval {
     }
 
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        output_to_cp(self.output(pos))
+        if let Some(value) = self.cache.get(pos) {
+            return value;
+        }
+        let value = output_to_cp(self.output(pos));
+        self.cache.put(pos, value);
+        value
     }
 
     fn fork(&self) -> Box<dyn StaticEval> {

@@ -70,11 +70,6 @@ impl DenseLayers {
         kernels.crelu16(opp, &mut input[ft..]);
         kernels.dense_crelu(&self.l1, bucket, input, a1, nonzero);
         kernels.dense_crelu(&self.l2, bucket, a1, a2, nonzero);
-        net.out.bias[bucket]
-            + bucket_rows(&net.out.weight, bucket, h2)
-                .iter()
-                .zip(a2.iter())
-                .map(|(&w, &a)| i32::from(w) * i32::from(a))
-                .sum::<i32>()
+        net.out.bias[bucket] + kernels.dot(bucket_rows(&net.out.weight, bucket, h2), a2)
     }
 }

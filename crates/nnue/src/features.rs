@@ -90,53 +90,66 @@ pub fn active_features(pos: &Position, perspective: Color) -> Vec<usize> {
     features
 }
 
-/// What a move changes on the board: pieces removed and the piece added.
+/// What a move changes on the board: pieces removed and the piece added,
+/// kept compact (the search records one per node it enters, most of which
+/// are never evaluated): the mover before and after, and the captured
+/// squares with which of them held kings.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveDelta {
-    removed: [PieceSquare; MAX_REMOVED],
-    removed_len: u8,
+    moving: PieceSquare,
     added: PieceSquare,
+    captured: u32,
+    captured_kings: u32,
 }
 
 impl MoveDelta {
     /// The change made by `mv`, legal in `before`. A capture that ends on
     /// its own start square removes and adds the same feature, which cancels.
+    #[inline]
     pub fn new(before: &Position, mv: &Move) -> MoveDelta {
         let color = before.side_to_move();
-        let from = mv.from().bit();
-        let was_king = before.kings() & from != 0;
-        let moving = PieceSquare {
-            color,
-            king: was_king,
-            square: mv.from().index() as u8,
-        };
-        let mut removed = [moving; MAX_REMOVED];
-        let mut len = 1;
-        for sq in mv.captured_squares() {
-            removed[len] = PieceSquare {
-                color: color.opponent(),
-                king: before.kings() & sq.bit() != 0,
-                square: sq.index() as u8,
-            };
-            len += 1;
-        }
+        let was_king = before.kings() & mv.from().bit() != 0;
         MoveDelta {
-            removed,
-            removed_len: len as u8,
+            moving: PieceSquare {
+                color,
+                king: was_king,
+                square: mv.from().index() as u8,
+            },
             added: PieceSquare {
                 color,
                 king: was_king || mv.promotes(),
                 square: mv.to().index() as u8,
             },
+            captured: mv.captured(),
+            captured_kings: mv.captured() & before.kings(),
         }
     }
 
-    /// The pieces taken off the board (the mover's old square first).
-    pub fn removed(&self) -> &[PieceSquare] {
-        &self.removed[..usize::from(self.removed_len)]
+    /// Whether no piece is captured (one feature out, one in).
+    #[inline]
+    pub fn is_quiet(&self) -> bool {
+        self.captured == 0
+    }
+
+    /// The piece taken off its start square.
+    #[inline]
+    pub fn moving(&self) -> PieceSquare {
+        self.moving
+    }
+
+    /// The pieces taken off the board: the mover's old square first, then
+    /// the captured pieces (at most [`MAX_REMOVED`] in all).
+    pub fn removed(&self) -> impl Iterator<Item = PieceSquare> + '_ {
+        let opponent = self.moving.color.opponent();
+        std::iter::once(self.moving).chain(Squares(self.captured).map(move |sq| PieceSquare {
+            color: opponent,
+            king: self.captured_kings & sq.bit() != 0,
+            square: sq.index() as u8,
+        }))
     }
 
     /// The piece put on the board (the mover on its new square).
+    #[inline]
     pub fn added(&self) -> PieceSquare {
         self.added
     }

@@ -27,6 +27,7 @@ pub mod accumulator;
 pub mod checkpoint;
 pub mod dense;
 pub mod error;
+pub mod eval_cache;
 pub mod features;
 pub mod file;
 pub mod layers;

@@ -58,6 +58,63 @@ impl Kernels {
         }
     }
 
+    /// Both perspectives after a quiet move, in one call: `dst` and `src`
+    /// hold two halves of `n = dst.len() / 2` values (a multiple of 16),
+    /// and half `p` gets row `added[p]` in and row `removed[p]` out (rows
+    /// of `n` values); i16 sums wrap.
+    #[inline]
+    pub fn update_quiet(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        weights: &[i16],
+        added: [usize; 2],
+        removed: [usize; 2],
+    ) {
+        let n = dst.len() / 2;
+        assert_eq!(src.len(), 2 * n);
+        assert!(n.is_multiple_of(16));
+        for f in added.into_iter().chain(removed) {
+            assert!((f + 1) * n <= weights.len(), "feature row out of range");
+        }
+        match self {
+            Kernels::Scalar => {
+                for p in 0..2 {
+                    let half = p * n..(p + 1) * n;
+                    let (dst, src) = (&mut dst[half.clone()], &src[half]);
+                    scalar_update(dst, src, weights, &[added[p]], &[removed[p]]);
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: AVX2 is present; the lengths and rows checked above.
+            Kernels::Avx2 => unsafe { avx2::update_quiet(dst, src, weights, added, removed) },
+        }
+    }
+
+    /// `sum_i weight[i] * input[i]` (the output layer), `input.len()`
+    /// equal to `weight.len()`.
+    #[inline]
+    pub fn dot(self, weight: &[i16], input: &[u8]) -> i32 {
+        assert_eq!(weight.len(), input.len());
+        let scalar = |w: &[i16], x: &[u8]| -> i32 {
+            w.iter()
+                .zip(x)
+                .map(|(&w, &x)| i32::from(w) * i32::from(x))
+                .sum()
+        };
+        match self {
+            Kernels::Scalar => scalar(weight, input),
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2 => {
+                let whole = input.len() / 16 * 16;
+                // SAFETY: AVX2 is present; `whole` values of each, a
+                // multiple of 16.
+                let head = unsafe { avx2::dot(&weight[..whole], &input[..whole]) };
+                head + scalar(&weight[whole..], &input[whole..])
+            }
+        }
+    }
+
     /// `dst[i] = clamp(src[i], 0, 127)` as u8; length a multiple of 16.
     #[inline]
     pub fn crelu16(self, src: &[i16], dst: &mut [u8]) {
@@ -98,8 +155,10 @@ impl Kernels {
             Kernels::Scalar => scalar_dense(layer.rows(bucket), bias, input, out),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: AVX2 is present; lengths checked above and by
-            // `GroupedLayer::bucket`.
-            Kernels::Avx2 => unsafe { avx2::dense(weight, bias, input, out, nonzero) },
+            // `GroupedLayer::bucket`; `paired` only where its bound holds.
+            Kernels::Avx2 => unsafe {
+                avx2::dense(weight, bias, input, out, nonzero, layer.paired)
+            },
         }
     }
 }
@@ -112,6 +171,11 @@ impl Kernels {
 /// skipped.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroupedLayer {
+    /// Two groups' `maddubs` pair sums may be added in i16 before they are
+    /// widened (one `madd` for two groups instead of two): exact when no
+    /// output's pair of weights exceeds [`PAIRED_WEIGHT_LIMIT`] in absolute
+    /// sum, which trained nets keep far below (the shipped ones: 96 and 72).
+    paired: bool,
     inputs: usize,
     outputs: usize,
     /// `outputs` rounded up to a multiple of 8.
@@ -145,6 +209,7 @@ impl GroupedLayer {
             padded_bias[(row / outputs) * padded + row % outputs] = b;
         }
         GroupedLayer {
+            paired: paired_sums_fit(weight),
             inputs,
             outputs,
             padded,
@@ -152,6 +217,11 @@ impl GroupedLayer {
             bias: padded_bias,
             rows: weight.to_vec(),
         }
+    }
+
+    /// Whether the kernels add two groups' pair sums before widening them.
+    pub fn paired(&self) -> bool {
+        self.paired
     }
 
     /// Bucket `b`'s row-major weights.
@@ -168,6 +238,18 @@ impl GroupedLayer {
             &self.bias[b * self.padded..(b + 1) * self.padded],
         )
     }
+}
+
+/// The largest `|w[2k]| + |w[2k + 1]|` with which two `maddubs` pair sums
+/// of activations up to 127 add without leaving i16: 2 x 127 x 129 = 32,766.
+pub const PAIRED_WEIGHT_LIMIT: i32 = 129;
+
+/// Whether every pair of neighbouring weights (the pairs `maddubs` sums;
+/// rows have an even length) stays within [`PAIRED_WEIGHT_LIMIT`].
+fn paired_sums_fit(weight: &[i8]) -> bool {
+    weight
+        .chunks_exact(2)
+        .all(|p| i32::from(p[0]).abs() + i32::from(p[1]).abs() <= PAIRED_WEIGHT_LIMIT)
 }
 
 fn scalar_update(
@@ -253,6 +335,57 @@ mod avx2 {
         }
     }
 
+    /// [`update`]'s quiet-move loop for both halves (see
+    /// [`Kernels::update_quiet`](super::Kernels::update_quiet)).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update_quiet(
+        dst: &mut [i16],
+        src: &[i16],
+        weights: &[i16],
+        added: [usize; 2],
+        removed: [usize; 2],
+    ) {
+        let n = dst.len() / 2;
+        for p in 0..2 {
+            // SAFETY: rows `added[p]` and `removed[p]` lie in `weights`, and
+            // half p's chunks in `src` and `dst` (checked by the caller).
+            unsafe {
+                let a = weights.as_ptr().add(added[p] * n);
+                let r = weights.as_ptr().add(removed[p] * n);
+                let (src, dst) = (src.as_ptr().add(p * n), dst.as_mut_ptr().add(p * n));
+                for chunk in (0..n).step_by(16) {
+                    let acc = _mm256_loadu_si256(src.add(chunk).cast());
+                    let acc = _mm256_add_epi16(acc, _mm256_loadu_si256(a.add(chunk).cast()));
+                    let acc = _mm256_sub_epi16(acc, _mm256_loadu_si256(r.add(chunk).cast()));
+                    _mm256_storeu_si256(dst.add(chunk).cast(), acc);
+                }
+            }
+        }
+    }
+
+    /// `sum weight[i] * input[i]` over a multiple of 16 values (inputs
+    /// widened to i16; a `madd` pair of u8 x i16 products fits in i32).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot(weight: &[i16], input: &[u8]) -> i32 {
+        let mut acc = _mm256_setzero_si256();
+        for chunk in (0..input.len()).step_by(16) {
+            // SAFETY: 16 values of each from `chunk` (lengths a multiple of
+            // 16, checked by the caller).
+            unsafe {
+                let x = _mm256_cvtepu8_epi16(_mm_loadu_si128(input.as_ptr().add(chunk).cast()));
+                let w = _mm256_loadu_si256(weight.as_ptr().add(chunk).cast());
+                acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x, w));
+            }
+        }
+        let sum = _mm_add_epi32(
+            _mm256_castsi256_si128(acc),
+            _mm256_extracti128_si256::<1>(acc),
+        );
+        let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b01_00_11_10>(sum));
+        let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b10_11_00_01>(sum));
+        _mm_cvtsi128_si32(sum)
+    }
+
     #[target_feature(enable = "avx2")]
     pub unsafe fn crelu16(src: &[i16], dst: &mut [u8]) {
         let zero = _mm256_setzero_si256();
@@ -311,10 +444,36 @@ mod avx2 {
         count
     }
 
-    /// Outputs `first..first + 8 * R` over the non-zero groups, clipped
-    /// into `out` (`R` registers of eight i32 sums).
+    /// Group `g`'s four inputs broadcast to every i32 lane, and the address
+    /// of its weights for outputs `first..`.
+    ///
+    /// # Safety
+    /// Inputs `4 g..4 g + 4` lie in `input`; weights from `(g * padded +
+    /// first) * 4` lie in `weight`.
     #[target_feature(enable = "avx2")]
-    fn block<const R: usize>(
+    #[inline]
+    unsafe fn group(
+        input: &[u8],
+        weight: &[i8],
+        g: u16,
+        padded: usize,
+        first: usize,
+    ) -> (__m256i, *const i8) {
+        let g = usize::from(g);
+        // SAFETY: the caller's promise.
+        unsafe {
+            let four = input.as_ptr().add(4 * g).cast::<i32>().read_unaligned();
+            let row = weight.as_ptr().add((g * padded + first) * 4);
+            (_mm256_set1_epi32(four), row)
+        }
+    }
+
+    /// Outputs `first..first + 8 * R` over the non-zero groups, clipped
+    /// into `out` (`R` registers of eight i32 sums). With `PAIRED`, two
+    /// groups' i16 pair sums are added before one `madd` widens them (the
+    /// layer's weights were checked to allow it).
+    #[target_feature(enable = "avx2")]
+    fn block<const R: usize, const PAIRED: bool>(
         weight: &[i8],
         bias: &[i32],
         input: &[u8],
@@ -325,16 +484,43 @@ mod avx2 {
         let padded = bias.len();
         let ones = _mm256_set1_epi16(1);
         let mut acc = [_mm256_setzero_si256(); R];
-        for &g in groups {
-            let g = usize::from(g);
-            // SAFETY: group g's four inputs and its `padded * 4` weights lie
-            // inside `input` and `weight` (checked by the caller), and
-            // `first + 8 * R <= padded`.
-            unsafe {
-                let four = input.as_ptr().add(4 * g).cast::<i32>().read_unaligned();
-                let x = _mm256_set1_epi32(four);
-                let row = weight.as_ptr().add((g * padded + first) * 4);
+        // SAFETY (every `group` and load below): group g's four inputs and
+        // its `padded * 4` weights lie inside `input` and `weight` (checked
+        // by the caller), and `first + 8 * R <= padded`.
+        let singles = if PAIRED {
+            let pairs = groups.chunks_exact(2);
+            let rest = pairs.remainder();
+            for pair in pairs {
+                // SAFETY: see above.
+                let ((x0, row0), (x1, row1)) = unsafe {
+                    (
+                        group(input, weight, pair[0], padded, first),
+                        group(input, weight, pair[1], padded, first),
+                    )
+                };
                 for (r, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: as above.
+                    unsafe {
+                        let w0 = _mm256_loadu_si256(row0.add(32 * r).cast());
+                        let w1 = _mm256_loadu_si256(row1.add(32 * r).cast());
+                        let sums = _mm256_add_epi16(
+                            _mm256_maddubs_epi16(x0, w0),
+                            _mm256_maddubs_epi16(x1, w1),
+                        );
+                        *a = _mm256_add_epi32(*a, _mm256_madd_epi16(sums, ones));
+                    }
+                }
+            }
+            rest
+        } else {
+            groups
+        };
+        for &g in singles {
+            // SAFETY: see above.
+            let (x, row) = unsafe { group(input, weight, g, padded, first) };
+            for (r, a) in acc.iter_mut().enumerate() {
+                // SAFETY: as above.
+                unsafe {
                     let w = _mm256_loadu_si256(row.add(32 * r).cast());
                     *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones));
                 }
@@ -369,17 +555,26 @@ mod avx2 {
         input: &[u8],
         out: &mut [u8],
         nonzero: &mut [u16],
+        paired: bool,
     ) {
         let padded = bias.len();
         let count = nonzero_groups(input, nonzero);
         let groups = &nonzero[..count];
         let mut first = 0;
         while first + 32 <= padded {
-            block::<4>(weight, bias, input, groups, first, out);
+            if paired {
+                block::<4, true>(weight, bias, input, groups, first, out);
+            } else {
+                block::<4, false>(weight, bias, input, groups, first, out);
+            }
             first += 32;
         }
         while first < padded {
-            block::<1>(weight, bias, input, groups, first, out);
+            if paired {
+                block::<1, true>(weight, bias, input, groups, first, out);
+            } else {
+                block::<1, false>(weight, bias, input, groups, first, out);
+            }
             first += 8;
         }
     }

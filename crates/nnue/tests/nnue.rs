@@ -129,7 +129,10 @@ fn simd_kernels_equal_scalar_on_extreme_values() {
     let n = 64;
     let weights: Vec<i16> = (0..8 * n).map(|_| rng.random()).collect();
     let src: Vec<i16> = (0..n).map(|_| rng.random()).collect();
-    let dense_w: Vec<i8> = (0..80 * n).map(|_| rng.random()).collect();
+    // Full-range weights, and weights small enough (|w| <= 64: a pair at
+    // most 128) that the kernels add two groups' pair sums in i16.
+    let full: Vec<i8> = (0..80 * n).map(|_| rng.random()).collect();
+    let small: Vec<i8> = full.iter().map(|&w| w / 2).collect();
     let bias: Vec<i32> = (0..80)
         .map(|_| rng.random_range(-100_000..100_000))
         .collect();
@@ -144,16 +147,28 @@ fn simd_kernels_equal_scalar_on_extreme_values() {
         assert!(act.iter().all(|&a| a <= 127));
         // Outputs in blocks of 32, of 8, and a padded tail; two buckets.
         let mut outs = Vec::new();
-        for outputs in [16, 13, 40] {
-            let rows = &dense_w[..2 * outputs * n];
-            let grouped = GroupedLayer::new(rows, &bias[..2 * outputs], n, outputs);
-            for bucket in 0..2 {
-                let mut out = vec![0u8; outputs];
-                k.dense_crelu(&grouped, bucket, &act, &mut out, &mut [0; 24]);
-                outs.push(out);
+        for (dense_w, paired) in [(&full, false), (&small, true)] {
+            for outputs in [16, 13, 40] {
+                let rows = &dense_w[..2 * outputs * n];
+                let grouped = GroupedLayer::new(rows, &bias[..2 * outputs], n, outputs);
+                assert_eq!(grouped.paired(), paired);
+                for bucket in 0..2 {
+                    let mut out = vec![0u8; outputs];
+                    k.dense_crelu(&grouped, bucket, &act, &mut out, &mut [0; 24]);
+                    outs.push(out);
+                }
             }
         }
-        results.push((acc, act, outs));
+        // Both halves of a quiet move in one call equal two single updates.
+        let both_src: Vec<i16> = src.iter().chain(&acc).copied().collect();
+        let mut both = vec![0i16; 2 * n];
+        k.update_quiet(&mut both, &both_src, &weights, [2, 6], [4, 0]);
+        let mut halves = vec![0i16; 2 * n];
+        k.update(&mut halves[..n], &src, &weights, &[2], &[4]);
+        k.update(&mut halves[n..], &acc, &weights, &[6], &[0]);
+        assert_eq!(both, halves, "{k:?}");
+        let dot = k.dot(&weights[..n - 3], &act[..n - 3]);
+        results.push((acc, act, outs, dot));
     }
     for r in &results[1..] {
         assert_eq!(r, &results[0]);
