@@ -81,12 +81,36 @@ pub fn limits_on_clock(own: &SearchLimits, clock: &SearchLimits) -> SearchLimits
 pub struct EnginePlayer {
     engine: Box<dyn Engine>,
     limits: SearchLimits,
+    /// The limits its spec stated, which a game clock keeps as caps: a
+    /// kind's default depth (`ab`, `builtin`, `nnue:` without limits) is
+    /// what it searches without a clock, not a cap on a clocked game.
+    stated: SearchLimits,
 }
 
 impl EnginePlayer {
     /// `engine` searching each move within `limits`.
     pub fn new(engine: Box<dyn Engine>, limits: SearchLimits) -> EnginePlayer {
-        EnginePlayer { engine, limits }
+        EnginePlayer::with_default(engine, limits, limits)
+    }
+
+    /// `engine` whose spec stated `stated`, searching each move within
+    /// `limits` (`stated`, or the kind's default when it stated none)
+    /// without a clock and within `stated`'s caps on one.
+    pub fn with_default(
+        engine: Box<dyn Engine>,
+        limits: SearchLimits,
+        stated: SearchLimits,
+    ) -> EnginePlayer {
+        EnginePlayer {
+            engine,
+            limits,
+            stated,
+        }
+    }
+
+    /// The limits of a move on the game clock `clock`.
+    pub fn limits_on_clock(&self, clock: &SearchLimits) -> SearchLimits {
+        limits_on_clock(&self.stated, clock)
     }
 
     fn play(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, PlayerFailure> {
@@ -109,7 +133,7 @@ impl Player for EnginePlayer {
         clock: &SearchLimits,
         _allowance: Duration,
     ) -> Result<Move, PlayerFailure> {
-        let limits = limits_on_clock(&self.limits, clock);
+        let limits = self.limits_on_clock(clock);
         self.play(game, &limits)
     }
 

@@ -99,6 +99,7 @@ fn alpha_beta(
 
 /// Makes an alpha-beta player with the hand evaluation per game.
 pub(crate) struct Maker {
+    /// As the spec states them.
     pub(crate) limits: SearchLimits,
     pub(crate) search: AbSearch,
 }
@@ -119,11 +120,12 @@ impl PlayerMaker for Maker {
 }
 
 impl EnginePlayer {
-    /// The alpha-beta engine at `limits` searching as `search` says, with
-    /// the hand evaluation or `eval` (an NNUE network's), probing
-    /// `tablebases` in its search.
+    /// The alpha-beta engine at the limits its spec stated (none: the
+    /// default depth, and the clock alone in a clocked game) searching as
+    /// `search` says, with the hand evaluation or `eval` (an NNUE
+    /// network's), probing `tablebases` in its search.
     pub fn alpha_beta(
-        limits: SearchLimits,
+        stated: SearchLimits,
         search: AbSearch,
         eval: Option<Box<dyn StaticEval>>,
         tablebases: Option<&Arc<Tablebases>>,
@@ -135,6 +137,7 @@ impl EnginePlayer {
             time_use: search.time_use,
             ..AbConfig::default()
         };
-        EnginePlayer::new(Box::new(alpha_beta(config, eval, tablebases)), limits)
+        let engine = Box::new(alpha_beta(config, eval, tablebases));
+        EnginePlayer::with_default(engine, player_limits(stated), stated)
     }
 }

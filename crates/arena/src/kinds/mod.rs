@@ -199,10 +199,7 @@ pub fn build_engine(spec: &PlayerSpec, setup: &EngineSetup) -> Result<Box<dyn En
 pub(crate) fn prepare(spec: &PlayerSpec) -> Result<Box<dyn PlayerMaker>, String> {
     Ok(match &spec.kind {
         PlayerKind::Random => Box::new(random::Maker),
-        &PlayerKind::AlphaBeta { limits, search } => Box::new(ab::Maker {
-            limits: ab::player_limits(limits),
-            search,
-        }),
+        &PlayerKind::AlphaBeta { limits, search } => Box::new(ab::Maker { limits, search }),
         &PlayerKind::Builtin { limits, search } => {
             let net = builtin::builtin_net().map_err(|e| e.to_string())?;
             Box::new(nnue::Maker::new(Arc::new(net), &spec.name, limits, search))
@@ -242,6 +239,26 @@ mod tests {
 
     fn parse(s: &str) -> PlayerKind {
         s.parse::<PlayerSpec>().unwrap().kind
+    }
+
+    #[test]
+    fn a_game_clock_replaces_the_default_depth_and_keeps_a_stated_one() {
+        use crate::player::EnginePlayer;
+        let second = (Duration::from_secs(3), Duration::from_millis(30));
+        let clock = SearchLimits::clock(second, second);
+        for (spec, depth) in [("ab", None), ("ab:depth=6", Some(6)), ("ab:nodes=500", None)] {
+            let PlayerKind::AlphaBeta { limits, search } = parse(spec) else {
+                panic!("{spec} is an alpha-beta player");
+            };
+            let player = EnginePlayer::alpha_beta(limits, search, None, None);
+            let on_clock = player.limits_on_clock(&clock);
+            assert_eq!(on_clock.depth, depth, "{spec}");
+            assert_eq!(on_clock.wtime, Some(second.0), "{spec}");
+        }
+        let PlayerKind::AlphaBeta { limits, .. } = parse("ab") else {
+            unreachable!()
+        };
+        assert_eq!(ab::player_limits(limits), SearchLimits::depth(ab::DEFAULT_AB_DEPTH));
     }
 
     #[test]

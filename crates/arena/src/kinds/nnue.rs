@@ -3,7 +3,7 @@
 //! evaluation (default depth 4, one thread). The network is loaded and
 //! quantized once per match.
 
-use super::ab::{AB_OPTIONS, ab_options, player_limits};
+use super::ab::{AB_OPTIONS, ab_options};
 use super::options::network_path_and_options;
 use super::{EngineSetup, Kind};
 use crate::player::{EnginePlayer, GameSetup, Player, PlayerFailure, PlayerMaker};
@@ -74,7 +74,7 @@ impl Maker {
         Maker {
             net,
             name: name.to_string(),
-            limits: player_limits(limits),
+            limits,
             search,
         }
     }
