@@ -246,7 +246,11 @@ mod tests {
         use crate::player::EnginePlayer;
         let second = (Duration::from_secs(3), Duration::from_millis(30));
         let clock = SearchLimits::clock(second, second);
-        for (spec, depth) in [("ab", None), ("ab:depth=6", Some(6)), ("ab:nodes=500", None)] {
+        for (spec, depth) in [
+            ("ab", None),
+            ("ab:depth=6", Some(6)),
+            ("ab:nodes=500", None),
+        ] {
             let PlayerKind::AlphaBeta { limits, search } = parse(spec) else {
                 panic!("{spec} is an alpha-beta player");
             };
@@ -258,7 +262,10 @@ mod tests {
         let PlayerKind::AlphaBeta { limits, .. } = parse("ab") else {
             unreachable!()
         };
-        assert_eq!(ab::player_limits(limits), SearchLimits::depth(ab::DEFAULT_AB_DEPTH));
+        assert_eq!(
+            ab::player_limits(limits),
+            SearchLimits::depth(ab::DEFAULT_AB_DEPTH)
+        );
     }
 
     #[test]
