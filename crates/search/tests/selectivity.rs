@@ -8,24 +8,14 @@
 //! nodes are never pruned, and a false fail-high off the line is searched
 //! again on it. The guard keeps table and game-end scores exact.)
 
-use shashki_rules::{DrawRules, Game};
+mod common;
+
+use shashki_rules::Game;
 use shashki_search::alphabeta::{Selectivity, TB_BOUND};
 use shashki_search::tablebase::{Tablebases, TbWdl};
 use shashki_search::{AbConfig, AlphaBeta, SearchLimits};
 use shashki_tablebase::{Indexer, Material};
 use std::sync::Arc;
-
-/// Tables of up to `pieces` pieces, generated in a temporary folder.
-fn tables(pieces: u8) -> Tablebases {
-    let dir = std::env::temp_dir().join(format!(
-        "shashki-selectivity-tb{pieces}-{}",
-        std::process::id()
-    ));
-    let tb = shashki_tablebase::generate(&dir, pieces, &DrawRules::default(), &mut |_| {})
-        .expect("generate");
-    let _ = std::fs::remove_dir_all(&dir);
-    tb
-}
 
 /// The class a search score claims: a table or game-end score is a win or a
 /// loss, anything else a draw (or undecided).
@@ -57,20 +47,14 @@ const DEPTH: u32 = 9;
 
 #[test]
 fn every_technique_keeps_the_tables_class_where_the_full_width_search_finds_it() {
-    let truth = tables(4);
-    let below = Arc::new(tables(3));
+    let truth = common::generate_tables(4, "selectivity");
+    let below = Arc::new(common::generate_tables(3, "selectivity"));
     let all = Selectivity::parse("prune+lmr+threat+single").unwrap();
     let four: Vec<Material> = Material::all_up_to(4)
         .into_iter()
         .filter(|m| m.pieces() == 4)
         .collect();
-    let mut state = 0x52_u64;
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        state >> 33
-    };
+    let mut next = common::sampler(0x52_u64);
     let (mut agreed, mut sampled, mut kept) = (0, 0, 0);
     let mut decisive = 0;
     while agreed < 240 {

@@ -3,6 +3,8 @@
 //! reports `tb win|loss N`, and the tables agree with an exhaustive
 //! alpha-beta search to the end of the game (no table inside).
 
+mod common;
+
 use shashki_rules::{DrawRules, Game, Move, Position};
 use shashki_search::alphabeta::{MATE, MATE_BOUND, Selectivity, StaticEval};
 use shashki_search::mcts::MctsEngine;
@@ -18,14 +20,7 @@ use std::sync::{Arc, OnceLock};
 fn tables() -> Arc<Tablebases> {
     static TABLES: OnceLock<Arc<Tablebases>> = OnceLock::new();
     TABLES
-        .get_or_init(|| {
-            let dir =
-                std::env::temp_dir().join(format!("shashki-search-tb-{}", std::process::id()));
-            let tb = shashki_tablebase::generate(&dir, 4, &DrawRules::default(), &mut |_| {})
-                .expect("generate");
-            let _ = std::fs::remove_dir_all(&dir);
-            Arc::new(tb)
-        })
+        .get_or_init(|| Arc::new(common::generate_tables(4, "search")))
         .clone()
 }
 
@@ -254,13 +249,7 @@ fn probe_equals_search(
 #[test]
 fn the_tables_equal_an_exhaustive_alpha_beta_on_every_signature_up_to_four() {
     let tb = tables();
-    let mut state = 0x5eed_u64;
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        state >> 33
-    };
+    let mut next = common::sampler(0x5eed_u64);
     let (mut decided, mut total) = (0, 0);
     for material in Material::all_up_to(4) {
         let indexer = Indexer::new(material);
@@ -304,13 +293,7 @@ fn the_tables_equal_an_exhaustive_alpha_beta_on_random_five_piece_positions() {
     let dir = std::env::var("SHASHKI_TB5_DIR").expect("SHASHKI_TB5_DIR");
     let (tb, errors) = Tablebases::load(std::path::Path::new(&dir), DrawRules::default(), 5);
     assert!(errors.is_empty(), "{errors:?}");
-    let mut state = 0x5_5eed_u64;
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        state >> 33
-    };
+    let mut next = common::sampler(0x5_5eed_u64);
     let five: Vec<Material> = Material::all_up_to(5)
         .into_iter()
         .filter(|m| m.pieces() == 5)
