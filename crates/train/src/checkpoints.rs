@@ -1,7 +1,8 @@
 //! The checkpoint directory of a run: `ckpt-<step>.shzk` files with a
 //! `ckpt-<step>.state.json` beside each (the learner's counters at that
-//! step), the newest `keep` kept, and promoted nets copied to
-//! `best-<step>.shzk`, never deleted.
+//! step), the newest `keep` kept, promoted nets copied to
+//! `best-<step>.shzk` and the nets at marks of the run's own time to
+//! `time-<seconds>s.shzk` (with their counters), never deleted.
 //!
 //! The state file is written before its checkpoint, both atomically, so a
 //! checkpoint on disk always has its state. Loading takes the newest
@@ -204,6 +205,26 @@ impl<C: CheckpointFile> CheckpointStore<C> {
         let path = self.dir.join(checkpoint_name(step));
         checkpoint.save(&path)?;
         self.prune()?;
+        Ok(path)
+    }
+
+    /// Keeps `checkpoint` as the run's net at `mark` seconds of its own
+    /// time (`time-<mark>s.<ext>`, never deleted), with its counters.
+    pub fn keep_at_time(
+        &self,
+        checkpoint: &C,
+        state: &LearnerState,
+        mark: u64,
+    ) -> Result<PathBuf, StoreError> {
+        let name = format!("time-{mark}s");
+        let state_path = self.dir.join(format!("{name}.state.json"));
+        let json = serde_json::to_vec_pretty(state).expect("learner state serialises");
+        write_atomic(&state_path, &json).map_err(|error| StoreError::Io {
+            path: state_path.clone(),
+            error,
+        })?;
+        let path = self.dir.join(format!("{name}.shzk"));
+        checkpoint.save(&path)?;
         Ok(path)
     }
 

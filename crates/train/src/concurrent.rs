@@ -366,6 +366,12 @@ impl<L: Trainee> Learning<'_, L> {
                 shared.halt.store(true, Ordering::SeqCst);
                 return Ok(true);
             }
+            // The time budget ends the run as a finished one: self-play
+            // stops its round, the learner saves after it.
+            if self.trainer.out_of_time() {
+                shared.halt.store(true, Ordering::SeqCst);
+                return Ok(false);
+            }
             // Read before the scan: when set, the scan sees the last chunks.
             let done = shared.selfplay_done.load(Ordering::SeqCst);
             if done || scanned.is_none_or(|at| at.elapsed() >= POLL) {

@@ -199,6 +199,14 @@ pub struct RunSection {
     /// Generations to run (self-play, training, gating); 0 runs until stopped.
     /// A resumed run counts the generations already done.
     pub generations: u64,
+    /// Seconds of the run's own time after which it stops (0: no limit):
+    /// summed over sittings, each checkpoint recording the time run so far,
+    /// so a run stopped and resumed still trains this long in all.
+    pub seconds: u64,
+    /// Every this many seconds of the run's own time, the first checkpoint
+    /// saved past the mark is also kept as `checkpoints/time-<mark>s`,
+    /// never deleted (3600: the 1-, 2-, 3-hour nets of a run); 0: none.
+    pub keep_every_seconds: u64,
     /// Training steps between two tensorboard points of the losses.
     pub log_every_steps: u64,
     /// `mcts` (default) or `nnue`: which engine family the run trains.
@@ -235,6 +243,8 @@ impl Default for RunSection {
         RunSection {
             seed: 1,
             generations: 0,
+            seconds: 0,
+            keep_every_seconds: 0,
             log_every_steps: 10,
             engine: EngineFamily::Mcts,
             kernels: InferenceKernels::F32,
@@ -539,6 +549,8 @@ impl RunConfig {
 const RUN_RANGES: &[KeyRange] = &[
     ("run.seed", 0.0, I64_MAX),
     ("run.generations", 0.0, 1e9),
+    ("run.seconds", 0.0, 1e9),
+    ("run.keep_every_seconds", 0.0, 1e9),
     ("run.log_every_steps", 1.0, 1e9),
     ("run.learner_threads", 0.0, 1024.0),
     ("train.batch_size", 1.0, 65536.0),

@@ -38,6 +38,9 @@ pub struct TrainOptions {
     /// Overrides `[run] generations` (total generations, counting those
     /// already done).
     pub generations: Option<u64>,
+    /// Overrides `[run] seconds` (the run's own time in all, counting
+    /// earlier sittings').
+    pub seconds: Option<u64>,
     /// Start from a fresh network when checkpoints exist but none loads
     /// (they are moved aside); without it that is an error.
     pub restart: bool,
@@ -60,6 +63,9 @@ pub fn train(
     } = open_run(&options.run_dir, &options.config, observer)?;
     if let Some(g) = options.generations {
         config.run.generations = g;
+    }
+    if let Some(s) = options.seconds {
+        config.run.seconds = s;
     }
     let session = run.begin_session().map_err(|error| RunError::Io {
         path: run.root().join("run.json"),
@@ -186,6 +192,9 @@ fn run_generations<F: Family>(
     let target = config.run.generations;
     let stopped = loop {
         if target > 0 && generations.trainer.state.generation >= target {
+            break false;
+        }
+        if generations.trainer.out_of_time() {
             break false;
         }
         if options.stop.load(Ordering::SeqCst) {

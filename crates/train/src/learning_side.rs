@@ -35,6 +35,10 @@ pub(crate) struct Trainer<'a, L: Trainee> {
     last_checkpoint: PathBuf,
     /// Sees every checkpoint saved (e.g. to export it).
     on_save: Option<SaveHook<'a, L::Checkpoint>>,
+    /// When this sitting opened the learner, and the run's own time before
+    /// it (from the checkpoint it resumed).
+    sitting: Instant,
+    seconds_before: f64,
 }
 
 /// What a [`Trainer`] calls with each checkpoint it saves.
@@ -67,6 +71,7 @@ impl<'a, L: Trainee> Trainer<'a, L> {
         let tb = TbLogger::open(tensorboard)?;
         let replay = ReplayWindow::new(data, replay_settings(config), state.replay);
         let last_checkpoint = store.dir().join(checkpoint_name(state.step));
+        let seconds_before = state.seconds;
         Ok(Trainer {
             learner,
             state,
@@ -76,7 +81,21 @@ impl<'a, L: Trainee> Trainer<'a, L> {
             tb,
             last_checkpoint,
             on_save: None,
+            sitting: Instant::now(),
+            seconds_before,
         })
+    }
+
+    /// Seconds the run has trained: those of earlier sittings (as far as
+    /// their last checkpoint) and this one's.
+    pub fn run_seconds(&self) -> f64 {
+        self.seconds_before + self.sitting.elapsed().as_secs_f64()
+    }
+
+    /// Whether `[run] seconds` of the run's own time have passed.
+    pub fn out_of_time(&self) -> bool {
+        let budget = self.config.run.seconds;
+        budget > 0 && self.run_seconds() >= budget as f64
     }
 
     /// Calls `hook` with every checkpoint saved from now on.
@@ -200,8 +219,14 @@ impl<'a, L: Trainee> Trainer<'a, L> {
     pub fn save(&mut self) -> Result<L::Checkpoint, RunError> {
         self.state.step = self.learner.step();
         self.state.replay = self.replay.state();
+        let before = self.state.seconds;
+        self.state.seconds = self.run_seconds();
         let checkpoint = self.learner.checkpoint()?;
         self.last_checkpoint = self.store.save(&checkpoint, &self.state)?;
+        let every = self.config.run.keep_every_seconds;
+        if let Some(mark) = mark_passed(before, self.state.seconds, every) {
+            self.store.keep_at_time(&checkpoint, &self.state, mark)?;
+        }
         if let Some(hook) = &mut self.on_save {
             hook(&checkpoint)?;
         }
@@ -317,6 +342,16 @@ impl LossSums {
     }
 }
 
+/// The last multiple of `every` seconds passed between `before` and
+/// `now`, if one was (none when `every` is 0).
+fn mark_passed(before: f64, now: f64, every: u64) -> Option<u64> {
+    if every == 0 {
+        return None;
+    }
+    let marks = |t: f64| (t / every as f64).floor() as u64;
+    (marks(now) > marks(before)).then(|| marks(now) * every)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,6 +361,14 @@ mod tests {
     use shashki_rules::{DrawState, Position};
     use shashki_selfplay::{ChunkWriter, Sample};
     use std::collections::HashSet;
+
+    #[test]
+    fn a_time_mark_is_kept_once_when_passed() {
+        assert_eq!(mark_passed(3590.0, 3610.0, 3600), Some(3600));
+        assert_eq!(mark_passed(3610.0, 3700.0, 3600), None);
+        assert_eq!(mark_passed(0.0, 7300.0, 3600), Some(7200));
+        assert_eq!(mark_passed(10.0, 20.0, 0), None);
+    }
 
     fn config() -> RunConfig {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nnue-smoke.toml");

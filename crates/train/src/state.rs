@@ -21,4 +21,8 @@ pub struct LearnerState {
     pub best_step: u64,
     /// Elo of the best net relative to the first one, summed over gates.
     pub best_elo: f64,
+    /// Seconds the run has trained, summed over its sittings, up to this
+    /// checkpoint (absent in runs older than the time budget: 0).
+    #[serde(default)]
+    pub seconds: f64,
 }

@@ -25,6 +25,7 @@ fn run(dir: &Path, generations: u64) -> RunSummary {
             run_dir: dir.to_path_buf(),
             device: shashki_net::device_from_name("cpu").unwrap(),
             generations: Some(generations),
+            seconds: None,
             restart: false,
             stop: Default::default(),
         },
@@ -135,6 +136,7 @@ fn a_label_model_gives_the_samples_its_values() {
             run_dir: dir.clone(),
             device: device.clone(),
             generations: Some(1),
+            seconds: None,
             restart: false,
             stop: Default::default(),
         },
@@ -164,4 +166,49 @@ fn a_label_model_gives_the_samples_its_values() {
     assert!(samples.iter().all(|s| s.root_wdl[1] > 0.0));
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&label_path).unwrap();
+}
+
+#[test]
+fn a_time_budget_ends_the_run_counts_every_sitting_and_keeps_its_marks() {
+    let dir = common::temp_dir("nnue-seconds");
+    let mut config = nnue_smoke_config();
+    config.run.keep_every_seconds = 1;
+    let sitting = |seconds: u64| {
+        train(
+            TrainOptions {
+                config: config.clone(),
+                run_dir: dir.clone(),
+                device: shashki_net::device_from_name("cpu").unwrap(),
+                generations: Some(0),
+                seconds: Some(seconds),
+                restart: false,
+                stop: Default::default(),
+            },
+            &mut Silent,
+            None,
+        )
+        .unwrap()
+    };
+    let first = sitting(2);
+    assert!(!first.stopped, "a spent budget finishes the run");
+    assert!(first.state.generation >= 1);
+    // Checked before each generation, so the last saved one is at most a
+    // generation short of the budget (smoke generations take well under 1 s).
+    assert!(first.state.seconds > 1.0, "{}", first.state.seconds);
+    // The budget is spent: another sitting trains nothing.
+    let again = sitting(2);
+    assert_eq!(again.state.generation, first.state.generation);
+    assert_eq!(again.generations_run, 0);
+    // A larger one goes on from there, counting the first sitting's time.
+    let more = sitting(4);
+    assert!(more.state.generation > first.state.generation);
+    assert!(more.state.seconds > 3.0, "{}", more.state.seconds);
+    // Each whole second of the run's time passed left its net, kept.
+    let store = dir.join("checkpoints");
+    for mark in 1..=3 {
+        let kept = store.join(format!("time-{mark}s.shzk"));
+        let net = NnueCheckpoint::load(&kept).unwrap_or_else(|e| panic!("{e}"));
+        assert!(net.step <= more.state.step);
+        assert!(store.join(format!("time-{mark}s.state.json")).exists());
+    }
 }

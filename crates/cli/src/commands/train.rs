@@ -33,6 +33,11 @@ pub struct Args {
     /// ones already done when resuming). 0 runs until stopped.
     #[arg(long)]
     generations: Option<u64>,
+    /// Seconds of the run's own time to reach in all (overrides `[run]
+    /// seconds`; counts earlier sittings' time, as far as their last
+    /// checkpoint, when resuming). 0: no limit.
+    #[arg(long)]
+    seconds: Option<u64>,
     /// Start from a fresh network when the run's checkpoints exist but none
     /// loads (they are moved to `checkpoints/unreadable/`, not deleted).
     #[arg(long)]
@@ -113,6 +118,7 @@ pub fn run(args: Args) -> Result<()> {
         run_dir: args.run_dir.clone(),
         device,
         generations: args.generations,
+        seconds: args.seconds,
         restart: args.restart,
         stop,
     };
