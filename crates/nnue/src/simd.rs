@@ -305,16 +305,8 @@ mod avx2 {
         // rows' addresses taken once instead of per chunk.
         if let (&[a], &[r]) = (added, removed) {
             // SAFETY: rows `a` and `r` lie in `weights` (checked by the
-            // caller); `chunk + 16 <= n`, n a multiple of 16.
-            unsafe {
-                let (a, r) = (weights.as_ptr().add(a * n), weights.as_ptr().add(r * n));
-                for chunk in (0..n).step_by(16) {
-                    let acc = _mm256_loadu_si256(src.as_ptr().add(chunk).cast());
-                    let acc = _mm256_add_epi16(acc, _mm256_loadu_si256(a.add(chunk).cast()));
-                    let acc = _mm256_sub_epi16(acc, _mm256_loadu_si256(r.add(chunk).cast()));
-                    _mm256_storeu_si256(dst.as_mut_ptr().add(chunk).cast(), acc);
-                }
-            }
+            // caller), `src` and `dst` hold n values, n a multiple of 16.
+            unsafe { move_row(dst.as_mut_ptr(), src.as_ptr(), weights, a, r, n) };
             return;
         }
         for chunk in (0..n).step_by(16) {
@@ -335,7 +327,36 @@ mod avx2 {
         }
     }
 
-    /// [`update`]'s quiet-move loop for both halves (see
+    /// `dst[..n] = src[..n] + row a - row r` (rows of `n` values in
+    /// `weights`): a quiet move's update of one accumulator, with the rows'
+    /// addresses taken once instead of per chunk.
+    ///
+    /// # Safety
+    /// `src` and `dst` point to `n` values, `n` a multiple of 16, and rows
+    /// `a` and `r` lie in `weights`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn move_row(
+        dst: *mut i16,
+        src: *const i16,
+        weights: &[i16],
+        a: usize,
+        r: usize,
+        n: usize,
+    ) {
+        // SAFETY: the caller's promise; `chunk + 16 <= n`.
+        unsafe {
+            let (a, r) = (weights.as_ptr().add(a * n), weights.as_ptr().add(r * n));
+            for chunk in (0..n).step_by(16) {
+                let acc = _mm256_loadu_si256(src.add(chunk).cast());
+                let acc = _mm256_add_epi16(acc, _mm256_loadu_si256(a.add(chunk).cast()));
+                let acc = _mm256_sub_epi16(acc, _mm256_loadu_si256(r.add(chunk).cast()));
+                _mm256_storeu_si256(dst.add(chunk).cast(), acc);
+            }
+        }
+    }
+
+    /// [`move_row`] for both halves (see
     /// [`Kernels::update_quiet`](super::Kernels::update_quiet)).
     #[target_feature(enable = "avx2")]
     pub unsafe fn update_quiet(
@@ -348,17 +369,11 @@ mod avx2 {
         let n = dst.len() / 2;
         for p in 0..2 {
             // SAFETY: rows `added[p]` and `removed[p]` lie in `weights`, and
-            // half p's chunks in `src` and `dst` (checked by the caller).
+            // half p's n values in `src` and `dst`, n a multiple of 16
+            // (checked by the caller).
             unsafe {
-                let a = weights.as_ptr().add(added[p] * n);
-                let r = weights.as_ptr().add(removed[p] * n);
                 let (src, dst) = (src.as_ptr().add(p * n), dst.as_mut_ptr().add(p * n));
-                for chunk in (0..n).step_by(16) {
-                    let acc = _mm256_loadu_si256(src.add(chunk).cast());
-                    let acc = _mm256_add_epi16(acc, _mm256_loadu_si256(a.add(chunk).cast()));
-                    let acc = _mm256_sub_epi16(acc, _mm256_loadu_si256(r.add(chunk).cast()));
-                    _mm256_storeu_si256(dst.add(chunk).cast(), acc);
-                }
+                move_row(dst, src, weights, added[p], removed[p], n);
             }
         }
     }

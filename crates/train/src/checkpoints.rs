@@ -126,6 +126,15 @@ fn best_name(step: u64) -> String {
     format!("best-{step:09}.shzk")
 }
 
+/// Writes a checkpoint's counters to `path`, atomically.
+fn write_state(path: &Path, state: &LearnerState) -> Result<(), StoreError> {
+    let json = serde_json::to_vec_pretty(state).expect("learner state serialises");
+    write_atomic(path, &json).map_err(|error| StoreError::Io {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
 /// The step in a file name `<prefix><digits>.shzk`.
 fn step_of(name: &str, prefix: &str) -> Option<u64> {
     name.strip_prefix(prefix)?
@@ -196,12 +205,7 @@ impl<C: CheckpointFile> CheckpointStore<C> {
     /// beyond the newest `keep`. Returns the checkpoint's path.
     pub fn save(&self, checkpoint: &C, state: &LearnerState) -> Result<PathBuf, StoreError> {
         let step = checkpoint.step();
-        let state_path = self.dir.join(state_name(step));
-        let json = serde_json::to_vec_pretty(state).expect("learner state serialises");
-        write_atomic(&state_path, &json).map_err(|error| StoreError::Io {
-            path: state_path.clone(),
-            error,
-        })?;
+        write_state(&self.dir.join(state_name(step)), state)?;
         let path = self.dir.join(checkpoint_name(step));
         checkpoint.save(&path)?;
         self.prune()?;
@@ -217,12 +221,7 @@ impl<C: CheckpointFile> CheckpointStore<C> {
         mark: u64,
     ) -> Result<PathBuf, StoreError> {
         let name = format!("time-{mark}s");
-        let state_path = self.dir.join(format!("{name}.state.json"));
-        let json = serde_json::to_vec_pretty(state).expect("learner state serialises");
-        write_atomic(&state_path, &json).map_err(|error| StoreError::Io {
-            path: state_path.clone(),
-            error,
-        })?;
+        write_state(&self.dir.join(format!("{name}.state.json")), state)?;
         let path = self.dir.join(format!("{name}.shzk"));
         checkpoint.save(&path)?;
         Ok(path)
