@@ -83,6 +83,8 @@ enum Command {
     Selfplay(commands::selfplay::Args),
     /// The learner alone, training on a directory of sample chunks.
     Learn(commands::learn::Args),
+    /// Print the samples of chunk files, one JSON line each.
+    Samples(commands::samples::Args),
     /// Single-winning-move suites: make one from PDN games, count what an
     /// engine solves at a fixed budget.
     Tactics(commands::tactics::Args),
@@ -123,6 +125,7 @@ fn main() {
         Command::Train(args) => commands::train::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
+        Command::Samples(args) => commands::samples::run(args),
         Command::Tactics(args) => commands::tactics::run(args),
         Command::Tb(args) => commands::tb::run(args),
         Command::Serve(args) => commands::serve::run(args),

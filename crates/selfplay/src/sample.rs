@@ -135,6 +135,37 @@ impl Sample {
         self.flags & FLAG_FULL_SEARCH != 0
     }
 
+    /// True if the sample carries a policy target: a full search with at
+    /// least one entry.
+    pub fn has_policy_target(&self) -> bool {
+        self.is_full_search() && !self.policy().is_empty()
+    }
+
+    /// The policy target spread over `moves` (the position's legal moves,
+    /// in the order given) into `probs` (cleared first): each entry's
+    /// probability goes to the first move with its squares (moves sharing
+    /// squares share one policy index anyway), renormalised. All zero when
+    /// the sample has no policy target (not a full search, or no entry).
+    /// What the learner trains the policy on.
+    pub fn move_probabilities(&self, moves: &[Move], probs: &mut Vec<f32>) {
+        probs.clear();
+        probs.resize(moves.len(), 0.0);
+        if !self.has_policy_target() {
+            return;
+        }
+        for e in self.policy() {
+            if let Some(i) = moves.iter().position(|m| {
+                m.from().index() == e.from as usize && m.to().index() == e.to as usize
+            }) {
+                probs[i] += e.prob;
+            }
+        }
+        let total: f32 = probs.iter().sum();
+        if total > 0.0 {
+            probs.iter_mut().for_each(|p| *p /= total);
+        }
+    }
+
     /// Sets the policy target from moves and their probabilities (same order).
     /// Moves with the same start and end squares are merged; beyond
     /// [`POLICY_CAP`] entries the least probable are dropped and the rest

@@ -195,34 +195,17 @@ impl Learner {
     }
 }
 
-/// Encodes samples into `batch`; returns how many have a policy target.
-///
-/// A sample names its policy target by absolute (from, to) squares; the
-/// legal moves are regenerated from the position (for the legal-move mask)
-/// and each entry's probability goes to the first move with those squares
-/// (moves sharing squares share one policy index anyway).
+/// Encodes samples into `batch`; returns how many have a policy target
+/// ([`Sample::move_probabilities`] over the legal moves, regenerated from
+/// the position for the legal-move mask).
 pub fn fill_batch(batch: &mut SampleBatch, samples: &[Sample]) -> usize {
     batch.clear();
     let mut full = 0;
     let mut probs: Vec<f32> = Vec::with_capacity(64);
     for s in samples {
         let moves = s.position.legal_moves();
-        probs.clear();
-        probs.resize(moves.len(), 0.0);
-        if s.is_full_search() && !s.policy().is_empty() {
-            full += 1;
-            for e in s.policy() {
-                if let Some(i) = moves.iter().position(|m| {
-                    m.from().index() == e.from as usize && m.to().index() == e.to as usize
-                }) {
-                    probs[i] += e.prob;
-                }
-            }
-            let total: f32 = probs.iter().sum();
-            if total > 0.0 {
-                probs.iter_mut().for_each(|p| *p /= total);
-            }
-        }
+        s.move_probabilities(moves.as_slice(), &mut probs);
+        full += usize::from(s.has_policy_target());
         let wdl = match s.result {
             1 => [1.0, 0.0, 0.0],
             -1 => [0.0, 0.0, 1.0],

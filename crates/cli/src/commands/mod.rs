@@ -19,6 +19,7 @@ pub mod perft;
 pub mod play;
 pub mod rate;
 pub mod relabel;
+pub mod samples;
 pub mod selfplay;
 pub mod serve;
 pub mod tactics;
