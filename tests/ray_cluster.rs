@@ -11,8 +11,8 @@
 #[path = "support/python.rs"]
 mod python;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// The whole Python suite's limit: it takes a few minutes on two busy
 /// cores; a hang fails here instead of stalling CI.
@@ -27,50 +27,22 @@ fn ray_driver_on_a_local_multi_node_cluster() {
         return;
     };
     let root = python::repo_root();
-    let log = std::env::temp_dir().join(format!("shashki-ray-tests-{}.log", std::process::id()));
-    let file = std::fs::File::create(&log).unwrap();
-    let mut child = Command::new(&python)
-        .args(["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-s"])
-        .arg(root.join("scripts/ray/test_cluster.py"))
-        .env("SHASHKI_BIN", env!("CARGO_BIN_EXE_shashki"))
-        .env("RAY_USAGE_STATS_ENABLED", "0")
-        .current_dir(&root)
-        .stdin(Stdio::null())
-        .stdout(file.try_clone().unwrap())
-        .stderr(file)
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if started.elapsed() > LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    let output = std::fs::read_to_string(&log).unwrap_or_default();
-    let tail: String = {
-        let lines: Vec<&str> = output.lines().collect();
-        lines[lines.len().saturating_sub(80)..].join("\n")
-    };
+    let (status, tail) = python::run_bounded(
+        Command::new(&python)
+            .args(["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-s"])
+            .arg(root.join("scripts/ray/test_cluster.py"))
+            .env("SHASHKI_BIN", env!("CARGO_BIN_EXE_shashki"))
+            .env("RAY_USAGE_STATS_ENABLED", "0")
+            .current_dir(&root),
+        LIMIT,
+        80,
+    );
     match status {
-        None => panic!(
-            "the Ray tests ran past {LIMIT:?}; log {}:\n{tail}",
-            log.display()
-        ),
-        Some(status) => assert!(
-            status.success(),
-            "the Ray tests failed; log {}:\n{tail}",
-            log.display()
-        ),
+        None => panic!("the Ray tests ran past {LIMIT:?}:\n{tail}"),
+        Some(status) => assert!(status.success(), "the Ray tests failed:\n{tail}"),
     }
     assert!(
-        output.contains("6 passed"),
+        tail.contains("6 passed"),
         "all six cluster tests ran:\n{tail}"
     );
-    let _ = std::fs::remove_file(&log);
 }

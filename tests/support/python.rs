@@ -58,3 +58,43 @@ pub fn python_with(modules: &[&str], test: &str) -> Option<PathBuf> {
     println!("(make the environment with: bash scripts/python_env.sh)");
     None
 }
+
+/// Runs `command` with its output going to a log file, killing it past
+/// `limit`: `(Some(status), log)` when it ended, `(None, log)` when it was
+/// killed. The log's last `tail` lines are returned, and the file removed.
+#[allow(dead_code)] // not every test that includes this file runs one
+pub fn run_bounded(
+    command: &mut Command,
+    limit: std::time::Duration,
+    tail: usize,
+) -> (Option<std::process::ExitStatus>, String) {
+    use std::process::Stdio;
+    let log = std::env::temp_dir().join(format!(
+        "shashki-python-{}-{:?}.log",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let file = std::fs::File::create(&log).unwrap();
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .spawn()
+        .expect("the command starts");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let output = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    let lines: Vec<&str> = output.lines().collect();
+    (status, lines[lines.len().saturating_sub(tail)..].join("\n"))
+}

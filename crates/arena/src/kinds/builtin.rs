@@ -35,7 +35,7 @@ fn parse(rest: Option<&str>) -> Result<PlayerKind, String> {
 }
 
 /// The built-in model's network, checked like a model folder on disk.
-pub(crate) fn builtin_net() -> Result<QuantNet, NnueError> {
+pub fn builtin_net() -> Result<QuantNet, NnueError> {
     load_quantized_bytes(MODEL_JSON, QUANTIZED, &origin())
 }
 
