@@ -260,3 +260,60 @@ fn gating_is_refused_in_concurrent_mode() {
     assert!(!dir.join("run").join("checkpoints").exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The step of the run's newest checkpoint.
+fn newest_step(run: &RunDir) -> u64 {
+    shashki_train::checkpoints::list_checkpoints(&run.checkpoint_dir())
+        .unwrap()
+        .last()
+        .unwrap()
+        .0
+}
+
+/// Every `eval/elo` step the run's evaluator logged (`tb/evaluator/`).
+fn logged_elo_steps(run: &RunDir) -> Vec<u64> {
+    let mut steps = Vec::new();
+    for file in event_files(&run.tensorboard_dir().join("evaluator")).unwrap() {
+        for scalar in read_scalars(&file).unwrap() {
+            if scalar.tag == "eval/elo" {
+                steps.push(scalar.step as u64);
+            }
+        }
+    }
+    steps.sort_unstable();
+    steps
+}
+
+#[test]
+fn the_evaluator_rates_published_nets_as_both_families_train() {
+    for (shipped, generations) in [("nnue-smoke.toml", 6), ("smoke.toml", 3)] {
+        let dir = temp_dir(&format!("evaluator-{shipped}"));
+        let config = concurrent_config(&dir, shipped);
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str("\n[evaluator]\nanchor = \"ab:depth=1\"\ngames = 2\n");
+        std::fs::write(&config, text).unwrap();
+        let run = RunDir::new(dir.join("run"));
+        let output = run_ok(train(&config, run.root(), generations));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains("evaluator on 1 (2 games against ab:depth=1 per rated net)"),
+            "{stdout}"
+        );
+        let points = shashki_train::RatingsLog::of_run(run.root())
+            .read()
+            .unwrap();
+        assert!(!points.is_empty(), "{shipped}: nothing rated\n{stdout}");
+        let steps: Vec<u64> = points.iter().map(|p| p.step).collect();
+        assert!(steps.windows(2).all(|w| w[0] < w[1]), "{steps:?}");
+        assert!(
+            points
+                .iter()
+                .all(|p| p.games == 2 && p.anchor == "ab:depth=1")
+        );
+        assert_eq!(logged_elo_steps(&run), steps, "{shipped}: tensorboard");
+        // The run's last checkpoint is rated before the run ends.
+        let last = newest_step(&run);
+        assert_eq!(steps.last(), Some(&last), "{shipped}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

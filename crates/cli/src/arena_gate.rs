@@ -8,6 +8,26 @@ use shashki_train::seeds::mix;
 use shashki_train::{GateVerdict, Gatekeeper, RunConfig};
 use std::path::{Path, PathBuf};
 
+/// How a run's checkpoints play in its gate and its ratings: MCTS at the
+/// gate's simulations (no noise), or alpha-beta with the NNUE at the gate's
+/// depth; `device` runs an MCTS net.
+pub(crate) fn checkpoint_players(run: &RunConfig, device: &str) -> CheckpointPlayers {
+    match run.run.engine {
+        EngineFamily::Mcts => CheckpointPlayers::Network {
+            device: device.to_string(),
+            search: MctsSettings {
+                simulations: Some(run.gating.simulations),
+                algorithm: run.search.algorithm,
+                ..MctsSettings::default()
+            },
+            batch: run.selfplay.batch_size,
+        },
+        EngineFamily::Nnue => CheckpointPlayers::Nnue {
+            depth: run.nnue.gate_depth,
+        },
+    }
+}
+
 /// Gates with arena matches on `device`; the games are saved as PDN in
 /// `pdn_dir` (`<run-dir>/gating/`).
 pub(crate) struct ArenaGate {
@@ -46,20 +66,7 @@ impl Gatekeeper for ArenaGate {
             openings: None,
             seed: mix(run.run.seed, self.gates),
         };
-        let players = match run.run.engine {
-            EngineFamily::Mcts => CheckpointPlayers::Network {
-                device: self.device.clone(),
-                search: MctsSettings {
-                    simulations: Some(g.simulations),
-                    algorithm: run.search.algorithm,
-                    ..MctsSettings::default()
-                },
-                batch: run.selfplay.batch_size,
-            },
-            EngineFamily::Nnue => CheckpointPlayers::Nnue {
-                depth: run.nnue.gate_depth,
-            },
-        };
+        let players = checkpoint_players(run, &self.device);
         let outcome = shashki_arena::gate_checkpoints(
             candidate,
             best,

@@ -16,6 +16,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod arena_args;
 mod arena_gate;
+mod arena_rater;
 mod commands;
 mod engine_choice;
 mod label_search;

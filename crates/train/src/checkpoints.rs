@@ -135,6 +135,42 @@ fn write_state(path: &Path, state: &LearnerState) -> Result<(), StoreError> {
     })
 }
 
+/// The files `<prefix><step>.shzk` of `dir`, by step, as (step, path).
+fn list_files(dir: &Path, prefix: &str) -> Result<Vec<(u64, PathBuf)>, StoreError> {
+    let entries = fs::read_dir(dir).map_err(|error| StoreError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    let mut found: Vec<(u64, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            step_of(&name.to_string_lossy(), prefix).map(|step| (step, e.path()))
+        })
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// The regular checkpoints of the folder `dir` (any family), oldest first,
+/// as (step, path): what a reader outside the run sees (none while the run
+/// has not made the folder yet).
+pub fn list_checkpoints(dir: &Path) -> Result<Vec<(u64, PathBuf)>, StoreError> {
+    if !dir.exists() {
+        return Ok(Vec::new());
+    }
+    list_files(dir, "ckpt-")
+}
+
+/// The counters saved beside the checkpoint file `checkpoint`
+/// (`ckpt-<step>.state.json`), if they are there and read.
+pub fn read_state(checkpoint: &Path) -> Option<LearnerState> {
+    let state = checkpoint.with_extension("state.json");
+    fs::read(state)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<LearnerState>(&bytes).ok())
+}
+
 /// The step in a file name `<prefix><digits>.shzk`.
 fn step_of(name: &str, prefix: &str) -> Option<u64> {
     name.strip_prefix(prefix)?
@@ -176,19 +212,7 @@ impl<C: CheckpointFile> CheckpointStore<C> {
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<(u64, PathBuf)>, StoreError> {
-        let entries = fs::read_dir(&self.dir).map_err(|error| StoreError::Io {
-            path: self.dir.clone(),
-            error,
-        })?;
-        let mut found: Vec<(u64, PathBuf)> = entries
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name();
-                step_of(&name.to_string_lossy(), prefix).map(|step| (step, e.path()))
-            })
-            .collect();
-        found.sort();
-        Ok(found)
+        list_files(&self.dir, prefix)
     }
 
     /// Regular checkpoints, oldest first, as (step, path).
@@ -324,9 +348,7 @@ impl<C: CheckpointFile> CheckpointStore<C> {
         for (step, path) in list.into_iter().rev() {
             match C::load(&path) {
                 Ok(checkpoint) => {
-                    let state = fs::read(self.dir.join(state_name(step)))
-                        .ok()
-                        .and_then(|bytes| serde_json::from_slice::<LearnerState>(&bytes).ok())
+                    let state = read_state(&self.dir.join(checkpoint_name(step)))
                         .filter(|s| s.step == checkpoint.step());
                     return Ok(Some(Loaded {
                         checkpoint,

@@ -27,10 +27,13 @@ use crate::family::{Family, Trainee};
 use crate::learning_side::{LossSums, Trainer};
 use crate::net_learner::StepReport;
 use crate::observer::{GenerationSummary, Observer, RunSummary};
+use crate::ratings::{Rater, TbPoints};
 use crate::replay::ReplayState;
 use crate::run_dir::RunDir;
+use crate::watch::{WatchOptions, watch_run};
 use shashki_net::Device;
 use shashki_selfplay::{ChunkSink, SelfPlayStats, available_cores};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -47,24 +50,32 @@ pub struct CoreSplit {
     pub learner: usize,
     /// Self-play's workers.
     pub selfplay: usize,
+    /// The evaluator's games at once (0: no evaluator).
+    pub evaluator: usize,
 }
 
 /// The threads of each side on a machine of `cores` cores: `[run]
-/// learner_threads` and `[selfplay] threads` where set, otherwise half the
-/// cores for the learner (at least one) and the rest for self-play (at
-/// least one). The learner gets half because on the CPU its steps, not
-/// self-play, bound a sequential run (docs/RESULTS.md, "The proof by
-/// play"); self-play scales with cores, a step much less.
+/// learner_threads`, `[evaluator] threads` and `[selfplay] threads` where
+/// set, otherwise half the cores for the learner (at least one), a quarter
+/// for the evaluator when it is on (at least one) and the rest for
+/// self-play (at least one). The learner gets half because on the CPU its
+/// steps, not self-play, bound a sequential run (docs/RESULTS.md, "The
+/// proof by play"); self-play scales with cores, a step much less.
 pub fn core_split(config: &RunConfig, cores: usize) -> CoreSplit {
     let learner = match config.run.learner_threads {
         0 => (cores / 2).max(1),
         n => n,
     };
+    let evaluator = config.evaluator.threads_on(cores);
     let selfplay = match config.selfplay.threads {
-        0 => cores.saturating_sub(learner).max(1),
+        0 => cores.saturating_sub(learner + evaluator).max(1),
         n => n,
     };
-    CoreSplit { learner, selfplay }
+    CoreSplit {
+        learner,
+        selfplay,
+        evaluator,
+    }
 }
 
 /// True if one more batch of `batch` samples keeps the samples drawn
@@ -138,6 +149,8 @@ struct Shared<'a, C> {
     stop: &'a AtomicBool,
     /// Self-play has played its last round.
     selfplay_done: AtomicBool,
+    /// The learner has made its last save (or failed).
+    learner_done: AtomicBool,
 }
 
 /// The parts of a run the learner side needs.
@@ -150,7 +163,8 @@ pub(crate) struct LearnerSide<'a, C> {
 }
 
 /// Runs self-play (`family`, whose stop flag is `halt`) and the learner of
-/// `side` at once until `[run] generations` rounds (0: until `stop`).
+/// `side` at once until `[run] generations` rounds (0: until `stop`), and
+/// beside them the evaluator when a `rater` is given.
 pub(crate) fn run_concurrent<F>(
     family: F,
     side: LearnerSide<'_, F::Checkpoint>,
@@ -158,6 +172,7 @@ pub(crate) fn run_concurrent<F>(
     stop: &AtomicBool,
     export: impl FnMut(&F::Checkpoint) -> Result<(), RunError> + Send,
     observer: &mut dyn Observer,
+    rater: Option<&mut (dyn Rater + Send)>,
 ) -> Result<RunSummary, RunError>
 where
     F: Family + Send,
@@ -176,17 +191,25 @@ where
         halt,
         stop,
         selfplay_done: AtomicBool::new(false),
+        learner_done: AtomicBool::new(false),
     };
     let (events, inbox) = mpsc::channel();
     let (rounds, rounds_in) = mpsc::channel();
     let (start, started) = mpsc::channel();
     let relay = Relay(events.clone());
     let shared = &shared;
+    let run_dir = side.run.root().to_path_buf();
     std::thread::scope(|s| {
+        if let Some(rater) = rater {
+            let relay = Relay(events.clone());
+            let run_dir = &run_dir;
+            s.spawn(move || evaluate(rater, run_dir, config, shared, relay));
+        }
         let learner = s.spawn(move || {
             pool.install(move || {
                 let result = learn::<F::Learner>(side, shared, relay, rounds_in, start, export);
                 shared.halt.store(true, Ordering::SeqCst);
+                shared.learner_done.store(true, Ordering::SeqCst);
                 result
             })
         });
@@ -256,6 +279,46 @@ fn play<F: Family>(
         relay.send(Event::Round(round));
     }
     result
+}
+
+/// The evaluator side: the run's checkpoints rated as they are published
+/// (the watcher of `shashki rate --watch` on the run's own folder), each
+/// point into `ratings.jsonl` and tensorboard (`tb/evaluator/`: the
+/// learner's writer owns `tb/`). When the learner has ended, the newest
+/// checkpoint is rated if it is not yet, then the evaluator ends; the
+/// user's stop ends it at once.
+fn evaluate<C>(
+    rater: &mut (dyn Rater + Send),
+    run_dir: &Path,
+    config: &RunConfig,
+    shared: &Shared<'_, C>,
+    relay: Relay,
+) {
+    let options = WatchOptions {
+        every_steps: config.evaluator.every_steps,
+        until_step: None,
+        poll: 4 * POLL,
+        seed: config.run.seed,
+    };
+    let mut tb = TbPoints::new(RunDir::new(run_dir).tensorboard_dir().join("evaluator"));
+    let result = watch_run(
+        run_dir,
+        rater,
+        &options,
+        shared.stop,
+        &|| shared.learner_done.load(Ordering::SeqCst),
+        &mut |line| relay.send(Event::Message(format!("evaluator: {line}"))),
+        &mut |point| {
+            if let Err(e) = tb.write(point) {
+                relay.send(Event::Message(format!("evaluator: warning: {e}")));
+            }
+        },
+    );
+    if let Err(e) = result {
+        relay.send(Event::Message(format!(
+            "evaluator stopped (the run goes on unrated): {e}"
+        )));
+    }
 }
 
 /// Sets its flag when dropped.
@@ -511,6 +574,7 @@ mod tests {
         let mut config = RunConfig::default();
         config.run.learner_threads = learner_threads;
         config.selfplay.threads = selfplay_threads;
+        config.evaluator.enabled = false;
         config
     }
 
@@ -527,6 +591,21 @@ mod tests {
         assert_eq!(split(2, 0, 16), (2, 14));
         assert_eq!(split(0, 3, 16), (8, 3));
         assert_eq!(split(4, 4, 2), (4, 4));
+    }
+
+    #[test]
+    fn the_evaluator_takes_a_quarter_of_the_cores_from_self_play() {
+        let split = |threads, cores| {
+            let mut c = config(0, 0);
+            c.evaluator.enabled = true;
+            c.evaluator.threads = threads;
+            let s = core_split(&c, cores);
+            (s.learner, s.selfplay, s.evaluator)
+        };
+        assert_eq!(split(0, 16), (8, 4, 4));
+        assert_eq!(split(0, 2), (1, 1, 1), "at least one each, shared");
+        assert_eq!(split(0, 7), (3, 3, 1));
+        assert_eq!(split(2, 16), (8, 6, 2));
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub struct RunConfig {
     pub train: TrainSection,
     /// Gating of new nets against the best one.
     pub gating: GatingSection,
+    /// The concurrent loop's evaluator: each published net rated against
+    /// a fixed anchor as the run trains.
+    pub evaluator: EvaluatorSection,
     /// The draw rules games are judged by.
     pub draw_rules: DrawRules,
     /// The NNUE family's settings (used when `[run] engine = "nnue"`).
@@ -60,6 +63,7 @@ impl Default for RunConfig {
             selfplay: SelfPlayConfig::default(),
             train: TrainSection::default(),
             gating: GatingSection::default(),
+            evaluator: EvaluatorSection::default(),
             draw_rules: DrawRules {
                 max_plies: Some(DEFAULT_MAX_PLIES),
                 ..DrawRules::default()
@@ -415,6 +419,57 @@ impl Default for GatingSection {
     }
 }
 
+/// `[evaluator]`: in a concurrent run, a third side beside self-play and
+/// the learner rates the published checkpoints as they come, each against
+/// the same anchor (so two runs of one config share a scale), as the
+/// gate's players play (`[gating] simulations`, `[nnue] gate_depth`: fixed
+/// budgets, not a clock, because the machine is loaded), from the
+/// unbalanced book under the official draw rules; each point goes to
+/// `ratings.jsonl` and tensorboard (`eval/elo` and its interval). The
+/// sequential loop does not run it: `shashki rate --watch RUN` rates any
+/// run from outside the same way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvaluatorSection {
+    /// Rate at all (concurrent runs).
+    pub enabled: bool,
+    /// The anchor every rated checkpoint plays (a player spec of `shashki
+    /// rate`).
+    pub anchor: String,
+    /// Games per rated checkpoint (rounded up to whole opening pairs).
+    pub games: u32,
+    /// Rate a checkpoint only this many steps or more after the last rated
+    /// one (0: the next published one whenever the evaluator is free).
+    pub every_steps: u64,
+    /// Its threads (games at once), taken from self-play's share; 0: a
+    /// quarter of the cores, at least one.
+    pub threads: usize,
+}
+
+impl Default for EvaluatorSection {
+    fn default() -> Self {
+        EvaluatorSection {
+            enabled: true,
+            anchor: "ab:depth=4".into(),
+            games: 40,
+            every_steps: 0,
+            threads: 0,
+        }
+    }
+}
+
+impl EvaluatorSection {
+    /// The evaluator's threads on a machine of `cores` cores (0 when it is
+    /// off).
+    pub fn threads_on(&self, cores: usize) -> usize {
+        match (self.enabled, self.threads) {
+            (false, _) => 0,
+            (true, 0) => (cores / 4).max(1),
+            (true, n) => n,
+        }
+    }
+}
+
 /// A configuration that could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -581,6 +636,9 @@ const RUN_RANGES: &[KeyRange] = &[
     ("gating.games", 1.0, 1e7),
     ("gating.threshold", 0.0, 1.0),
     ("gating.concurrency", 0.0, 4096.0),
+    ("evaluator.games", 2.0, 1e6),
+    ("evaluator.every_steps", 0.0, 1e9),
+    ("evaluator.threads", 0.0, 1024.0),
     ("draw_rules.three_kings_vs_king_plies", 1.0, 1000.0),
     ("draw_rules.kings_only_plies", 1.0, 1000.0),
     ("draw_rules.material_unchanged_plies_4_5", 1.0, 1000.0),

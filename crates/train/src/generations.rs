@@ -16,6 +16,7 @@ use crate::gate::{GateVerdict, Gatekeeper};
 use crate::learning_side::Trainer;
 use crate::nnue_family::{NnueFamily, export_model};
 use crate::observer::{GenerationSummary, Observer, RunSummary};
+use crate::ratings::Rater;
 use crate::resume::{OpenRun, open_run};
 use crate::run_dir::RunDir;
 use crate::seeds::session_seed;
@@ -50,11 +51,13 @@ pub struct TrainOptions {
 }
 
 /// Runs `shashki train`: generations until the configured count, for the
-/// engine family `[run] engine` names.
+/// engine family `[run] engine` names. `gatekeeper` plays the sequential
+/// loop's gates, `rater` the concurrent loop's evaluator (none: unrated).
 pub fn train(
     options: TrainOptions,
     observer: &mut dyn Observer,
     gatekeeper: Option<&mut dyn Gatekeeper>,
+    rater: Option<&mut (dyn Rater + Send)>,
 ) -> Result<RunSummary, RunError> {
     let OpenRun {
         run,
@@ -104,13 +107,13 @@ pub fn train(
                 kernels: config.run.kernels,
             };
             let store = CheckpointStore::open(run.checkpoint_dir(), keep)?;
-            loops.run(family, store, |_| Ok(()), observer, gatekeeper)
+            loops.run(family, store, |_| Ok(()), observer, gatekeeper, rater)
         }
         EngineFamily::Nnue => {
             let family = NnueFamily::new(&config, seed, Arc::clone(&halt))?;
             let store = CheckpointStore::<NnueCheckpoint>::open_for(run.checkpoint_dir(), keep)?;
             let export = |c: &NnueCheckpoint| export_model(c, &run, false);
-            loops.run(family, store, export, observer, gatekeeper)
+            loops.run(family, store, export, observer, gatekeeper, rater)
         }
     }
 }
@@ -134,6 +137,7 @@ impl Loops<'_> {
         export: impl FnMut(&F::Checkpoint) -> Result<(), RunError> + Send,
         observer: &mut dyn Observer,
         gatekeeper: Option<&mut dyn Gatekeeper>,
+        rater: Option<&mut (dyn Rater + Send)>,
     ) -> Result<RunSummary, RunError>
     where
         F: Family + Send,
@@ -152,7 +156,15 @@ impl Loops<'_> {
             device: &options.device,
             restart: options.restart,
         };
-        run_concurrent(family, side, self.halt, &options.stop, export, observer)
+        run_concurrent(
+            family,
+            side,
+            self.halt,
+            &options.stop,
+            export,
+            observer,
+            rater,
+        )
     }
 }
 

@@ -25,7 +25,10 @@
 //!   [`concurrent`]: its concurrent mode, self-play and the learner at
 //!   once; [`halves`]: `shashki selfplay` and `shashki learn` alone;
 //!   [`relabel`]: `shashki relabel`, deeper labels for the samples a
-//!   screen picks.
+//!   screen picks;
+//! - [`ratings`]: a run's Elo curve (`ratings.jsonl`, tensorboard) and the
+//!   rater trait the caller implements; [`watch`]: `shashki rate --watch`,
+//!   a run's checkpoints rated as they appear.
 
 pub mod checkpoints;
 pub mod concurrent;
@@ -41,6 +44,7 @@ pub mod net_learner;
 pub mod nnue_family;
 pub mod nnue_targets;
 pub mod observer;
+pub mod ratings;
 pub mod relabel;
 pub mod replay;
 mod resume;
@@ -48,6 +52,7 @@ pub mod run_dir;
 pub mod seeds;
 pub mod state;
 pub mod tblog;
+pub mod watch;
 
 pub use config::{ConfigError, RunConfig, RunMode};
 pub use errors::RunError;
@@ -56,6 +61,7 @@ pub use generations::{TrainOptions, train};
 pub use halves::{LearnOptions, SelfPlayOptions, learn, selfplay};
 pub use net_learner::{Learner, StepReport};
 pub use observer::{GenerationSummary, Observer, RunSummary, Silent};
+pub use ratings::{AnchorResult, Rater, RatingPoint, RatingsLog};
 pub use replay::{RefreshReport, ReplaySettings, ReplayState, ReplayWindow};
 pub use run_dir::RunDir;
 pub use state::LearnerState;

@@ -31,6 +31,7 @@ fn run(dir: &Path, generations: u64) -> RunSummary {
         },
         &mut Silent,
         None,
+        None,
     )
     .unwrap()
 }
@@ -142,6 +143,7 @@ fn a_label_model_gives_the_samples_its_values() {
         },
         &mut Silent,
         None,
+        None,
     )
     .unwrap();
 
@@ -185,6 +187,7 @@ fn a_time_budget_ends_the_run_counts_every_sitting_and_keeps_its_marks() {
                 stop: Default::default(),
             },
             &mut Silent,
+            None,
             None,
         )
         .unwrap()

@@ -23,6 +23,7 @@ fn one_generation(config: RunConfig, dir: &std::path::Path) -> RunSummary {
         },
         &mut Silent,
         None,
+        None,
     )
     .unwrap()
 }
@@ -104,6 +105,7 @@ fn a_second_run_resumes_and_continues_the_counters() {
                 stop: Default::default(),
             },
             &mut Silent,
+            None,
             None,
         )
         .unwrap()

@@ -6,6 +6,7 @@
 //! binary when that file is not there) and `runs/default`.
 
 use crate::arena_gate::ArenaGate;
+use crate::arena_rater::ArenaRater;
 use crate::run_options::{DEFAULT_CONFIG, RunArgs, load_config, stopped_line};
 use crate::signals::stop_on_signals;
 use anyhow::{Context, Result};
@@ -13,7 +14,7 @@ use shashki_net::device_from_name;
 use shashki_selfplay::available_cores;
 use shashki_train::concurrent::core_split;
 use shashki_train::config::{EngineFamily, RunMode};
-use shashki_train::{RunConfig, RunDir, TrainOptions};
+use shashki_train::{Rater, RunConfig, RunDir, TrainOptions};
 use std::path::PathBuf;
 
 /// Options of `shashki train`.
@@ -50,8 +51,15 @@ fn schedule_line(config: &RunConfig) -> String {
         RunMode::Sequential => format!("self-play on {}", config.selfplay.threads_line()),
         RunMode::Concurrent => {
             let split = core_split(config, available_cores());
+            let evaluator = match split.evaluator {
+                0 => String::new(),
+                n => format!(
+                    ", evaluator on {n} ({} games against {} per rated net)",
+                    config.evaluator.games, config.evaluator.anchor
+                ),
+            };
             format!(
-                "concurrent: self-play on {} threads, learner on {}",
+                "concurrent: self-play on {} threads, learner on {}{evaluator}",
                 split.selfplay, split.learner
             )
         }
@@ -113,6 +121,7 @@ pub fn run(args: Args) -> Result<()> {
         pdn_dir: args.run_dir.join("gating"),
         gates: 0,
     };
+    let mut rater = ArenaRater::for_run(&shown, &args.run.device)?;
     let options = TrainOptions {
         config,
         run_dir: args.run_dir.clone(),
@@ -122,7 +131,8 @@ pub fn run(args: Args) -> Result<()> {
         restart: args.restart,
         stop,
     };
-    let summary = shashki_train::train(options, &mut progress, Some(&mut gate))
+    let rater = rater.as_mut().map(|r| r as &mut (dyn Rater + Send));
+    let summary = shashki_train::train(options, &mut progress, Some(&mut gate), rater)
         .with_context(|| format!("training in {}", args.run_dir.display()))?;
     progress.finish();
     if summary.stopped {
