@@ -245,16 +245,17 @@ fn a_resumed_run_names_the_config_it_runs_with() {
 }
 
 #[test]
-fn gating_is_refused_in_concurrent_mode() {
+fn gating_without_the_evaluator_is_refused_in_concurrent_mode() {
     let dir = temp_dir("gating");
     let config = concurrent_config(&dir, "smoke.toml");
     let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, text.replace("enabled = false", "enabled = true")).unwrap();
+    let text = text.replace("enabled = false", "enabled = true");
+    std::fs::write(&config, format!("{text}\n[evaluator]\nenabled = false\n")).unwrap();
     let output = train(&config, &dir.join("run"), 1).output().unwrap();
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("[gating] enabled = true: not available with [run] mode = \"concurrent\""),
+        stderr.contains("needs [evaluator] enabled = true"),
         "{stderr}"
     );
     assert!(!dir.join("run").join("checkpoints").exists());
@@ -316,4 +317,47 @@ fn the_evaluator_rates_published_nets_as_both_families_train() {
         assert_eq!(steps.last(), Some(&last), "{shipped}");
         std::fs::remove_dir_all(dir).unwrap();
     }
+}
+
+#[test]
+fn a_gated_concurrent_run_plays_only_promoted_nets() {
+    let dir = temp_dir("gated");
+    let config = concurrent_config(&dir, "nnue-smoke.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(text.contains("[gating]\nenabled = false\n"));
+    // Every gate passes (score >= 0): each rated net is promoted at once.
+    let text = text.replace(
+        "[gating]\nenabled = false\n",
+        "[gating]\nenabled = true\nmethod = \"fixed\"\ngames = 2\nthreshold = 0.0\n",
+    );
+    let evaluator = "\n[evaluator]\nanchor = \"ab:depth=1\"\ngames = 2\n";
+    std::fs::write(&config, format!("{text}{evaluator}")).unwrap();
+    let run = RunDir::new(dir.join("run"));
+    let output = run_ok(train(&config, run.root(), 8));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let points = shashki_train::RatingsLog::of_run(run.root())
+        .read()
+        .unwrap();
+    assert!(!points.is_empty(), "nothing rated\n{stdout}");
+    let store = CheckpointStore::<NnueCheckpoint>::open_for(run.checkpoint_dir(), 100).unwrap();
+    let promoted: Vec<u64> = store.promoted().unwrap().iter().map(|(s, _)| *s).collect();
+    assert_eq!(promoted[0], 0, "the first net is the first best");
+    for point in &points {
+        let gate = point.gate.as_ref().expect("each point has its gate");
+        assert!(gate.promoted && gate.games == 2, "{point:?}");
+        assert!(
+            promoted.contains(&point.step),
+            "{promoted:?} lacks {}",
+            point.step
+        );
+    }
+    // Self-play played the promoted nets only, never a mere publication.
+    for chunk in list_chunks(&run.data_dir()).unwrap() {
+        let step = read_chunk(&chunk).unwrap().header.net_step;
+        assert!(
+            promoted.contains(&step),
+            "chunk of net {step}, promoted {promoted:?}"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -20,20 +20,21 @@
 //!   seeded); the sequential mode stays for reproducible runs;
 //! - no gating: the configuration refuses it.
 
-use crate::checkpoints::{CheckpointFile, CheckpointStore};
+use crate::checkpoints::{CheckpointFile, CheckpointStore, StoreError};
 use crate::config::RunConfig;
 use crate::errors::RunError;
 use crate::family::{Family, Trainee};
+use crate::gate::Gatekeeper;
 use crate::learning_side::{LossSums, Trainer};
 use crate::net_learner::StepReport;
 use crate::observer::{GenerationSummary, Observer, RunSummary};
-use crate::ratings::{Rater, TbPoints};
+use crate::ratings::{GateRecord, Rater, RatingPoint, TbPoints, capped};
 use crate::replay::ReplayState;
 use crate::run_dir::RunDir;
-use crate::watch::{WatchOptions, watch_run};
+use crate::watch::{Gate, Hooks, WatchOptions, watch_run};
 use shashki_net::Device;
 use shashki_selfplay::{ChunkSink, SelfPlayStats, available_cores};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -138,10 +139,25 @@ impl Observer for Relay {
     }
 }
 
+/// The evaluator's two judges: the rater (the Elo curve) and, when the
+/// run gates, the gatekeeper (promotions).
+pub(crate) struct Judges<'a> {
+    /// Rates each checkpoint against the anchor (none: no evaluator).
+    pub rater: Option<&'a mut (dyn Rater + Send)>,
+    /// Gates each rated checkpoint against the best one (`[gating]
+    /// enabled`; needs the rater).
+    pub gatekeeper: Option<&'a mut (dyn Gatekeeper + Send)>,
+}
+
 /// What both sides share.
 struct Shared<'a, C> {
-    /// The newest published net (set before self-play starts).
+    /// The net self-play plays with (set before self-play starts): the
+    /// newest published one, or with gating the best promoted one.
     published: Mutex<Option<Arc<C>>>,
+    /// With gating: the best net's step and promoted file.
+    best: Mutex<Option<(u64, PathBuf)>>,
+    /// True when the evaluator gates: the learner's saves are not played.
+    gating: bool,
     /// Stops self-play at once (its player's stop flag) and the learner at
     /// its next step.
     halt: &'a AtomicBool,
@@ -172,7 +188,7 @@ pub(crate) fn run_concurrent<F>(
     stop: &AtomicBool,
     export: impl FnMut(&F::Checkpoint) -> Result<(), RunError> + Send,
     observer: &mut dyn Observer,
-    rater: Option<&mut (dyn Rater + Send)>,
+    judges: Judges<'_>,
 ) -> Result<RunSummary, RunError>
 where
     F: Family + Send,
@@ -186,8 +202,12 @@ where
         .build()
         .map_err(|e| RunError::Concurrent(format!("the learner's pool: {e}")))?;
     let sink = ChunkSink::new(side.run.data_dir(), config.selfplay.games_per_chunk)?;
+    let Judges { rater, gatekeeper } = judges;
+    let gating = config.gating.enabled && rater.is_some() && gatekeeper.is_some();
     let shared = Shared {
         published: Mutex::new(None),
+        best: Mutex::new(None),
+        gating,
         halt,
         stop,
         selfplay_done: AtomicBool::new(false),
@@ -203,7 +223,8 @@ where
         if let Some(rater) = rater {
             let relay = Relay(events.clone());
             let run_dir = &run_dir;
-            s.spawn(move || evaluate(rater, run_dir, config, shared, relay));
+            let gatekeeper = gatekeeper.filter(|_| gating);
+            s.spawn(move || evaluate(rater, gatekeeper, run_dir, config, shared, relay));
         }
         let learner = s.spawn(move || {
             pool.install(move || {
@@ -284,11 +305,14 @@ fn play<F: Family>(
 /// The evaluator side: the run's checkpoints rated as they are published
 /// (the watcher of `shashki rate --watch` on the run's own folder), each
 /// point into `ratings.jsonl` and tensorboard (`tb/evaluator/`: the
-/// learner's writer owns `tb/`). When the learner has ended, the newest
-/// checkpoint is rated if it is not yet, then the evaluator ends; the
-/// user's stop ends it at once.
-fn evaluate<C>(
+/// learner's writer owns `tb/`); with a `gatekeeper`, each rated one also
+/// plays the best net, and one that passes is promoted and becomes
+/// self-play's net. When the learner has ended, the newest checkpoint is
+/// rated if it is not yet, then the evaluator ends; the user's stop ends
+/// it at once.
+fn evaluate<C: CheckpointFile>(
     rater: &mut (dyn Rater + Send),
+    gatekeeper: Option<&mut (dyn Gatekeeper + Send)>,
     run_dir: &Path,
     config: &RunConfig,
     shared: &Shared<'_, C>,
@@ -300,25 +324,67 @@ fn evaluate<C>(
         poll: 4 * POLL,
         seed: config.run.seed,
     };
-    let mut tb = TbPoints::new(RunDir::new(run_dir).tensorboard_dir().join("evaluator"));
-    let result = watch_run(
-        run_dir,
+    let run = RunDir::new(run_dir);
+    let mut tb = TbPoints::new(run.tensorboard_dir().join("evaluator"));
+    let store = CheckpointStore::<C>::open_for(run.checkpoint_dir(), config.train.keep_checkpoints);
+    let mut gate = gatekeeper.map(|keeper| {
+        move |step: u64, candidate: &Path, log: &mut dyn FnMut(&str)| {
+            gate_and_promote(keeper, config, shared, store.as_ref(), step, candidate, log)
+        }
+    });
+    let mut on_point = |point: &RatingPoint| {
+        if let Err(e) = tb.write(point) {
+            relay.send(Event::Message(format!("evaluator: warning: {e}")));
+        }
+    };
+    let mut log = |line: &str| relay.send(Event::Message(format!("evaluator: {line}")));
+    let hooks = Hooks {
         rater,
-        &options,
-        shared.stop,
-        &|| shared.learner_done.load(Ordering::SeqCst),
-        &mut |line| relay.send(Event::Message(format!("evaluator: {line}"))),
-        &mut |point| {
-            if let Err(e) = tb.write(point) {
-                relay.send(Event::Message(format!("evaluator: warning: {e}")));
-            }
-        },
-    );
-    if let Err(e) = result {
+        gate: gate.as_mut().map(|g| g as &mut Gate<'_>),
+        on_point: &mut on_point,
+        log: &mut log,
+    };
+    let ended = || shared.learner_done.load(Ordering::SeqCst);
+    if let Err(e) = watch_run(run_dir, hooks, &options, shared.stop, &ended) {
         relay.send(Event::Message(format!(
             "evaluator stopped (the run goes on unrated): {e}"
         )));
     }
+}
+
+/// The gate of a rated checkpoint (its copy at `candidate`) against the
+/// best net; a pass promotes it (`best-<step>.shzk`) and hands it to
+/// self-play.
+fn gate_and_promote<C: CheckpointFile>(
+    keeper: &mut (dyn Gatekeeper + Send),
+    config: &RunConfig,
+    shared: &Shared<'_, C>,
+    store: Result<&CheckpointStore<C>, &StoreError>,
+    step: u64,
+    candidate: &Path,
+    log: &mut dyn FnMut(&str),
+) -> Result<GateRecord, String> {
+    let store = store.map_err(|e| e.to_string())?;
+    let (best_step, best) = shared
+        .best
+        .lock()
+        .expect("the best net's lock is never poisoned")
+        .clone()
+        .ok_or("no best net to gate against")?;
+    let verdict = keeper.gate(config, candidate, &best, log)?;
+    if verdict.passed {
+        let checkpoint = C::load(candidate).map_err(|e| e.to_string())?;
+        let path = store.promote(&checkpoint).map_err(|e| e.to_string())?;
+        *shared.best.lock().expect("never poisoned") = Some((step, path));
+        *shared.published.lock().expect("publishing never panics") = Some(Arc::new(checkpoint));
+    }
+    Ok(GateRecord {
+        best_step,
+        games: verdict.games,
+        score: verdict.score,
+        elo: capped(verdict.elo),
+        promoted: verdict.passed,
+    })
 }
 
 /// Sets its flag when dropped.
@@ -358,9 +424,18 @@ where
         *shared.published.lock().expect("publishing never panics") =
             Some(Arc::new(checkpoint.clone()));
     };
-    publish(&trainer.learner.checkpoint()?);
+    let current = trainer.learner.checkpoint()?;
+    if shared.gating {
+        let (step, path, best) = initial_best(&side.run.checkpoint_dir(), current, config)?;
+        publish(&best);
+        *shared.best.lock().expect("never poisoned") = Some((step, path));
+    } else {
+        publish(&current);
+    }
     trainer.on_save(move |checkpoint| {
-        publish(checkpoint);
+        if !shared.gating {
+            publish(checkpoint);
+        }
         export(checkpoint)
     });
     let _ = start.send(trainer.state.generation);
@@ -387,6 +462,21 @@ where
         ..
     } = learner;
     Ok(trainer.finish(generations_run, stopped, &mut relay))
+}
+
+/// The best net of a gated run at its start: the newest promoted one, or
+/// (a new run) `current`, promoted as the first.
+fn initial_best<C: CheckpointFile + Clone>(
+    dir: &Path,
+    current: C,
+    config: &RunConfig,
+) -> Result<(u64, PathBuf, C), RunError> {
+    let store = CheckpointStore::<C>::open_for(dir, config.train.keep_checkpoints)?;
+    if let Some(best) = store.load_best()? {
+        return Ok((best.checkpoint.step(), best.path, best.checkpoint));
+    }
+    let path = store.promote(&current)?;
+    Ok((current.step(), path, current))
 }
 
 /// The learner side at work.

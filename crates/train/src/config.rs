@@ -578,11 +578,13 @@ impl RunConfig {
         // Cross-field only: every single key's range was checked above.
         self.net.validate().map_err(|e| format!("[net] {e}"))?;
         let g = &self.gating;
-        if g.enabled && self.run.mode == RunMode::Concurrent {
-            return Err("[gating] enabled = true: not available with [run] mode = \"concurrent\" \
-                        (a gate would stop self-play or the learner); gate with mode = \"sequential\", \
-                        or rate the checkpoints afterwards with `shashki rate`"
-                .into());
+        if g.enabled && self.run.mode == RunMode::Concurrent && !self.evaluator.enabled {
+            return Err(
+                "[gating] enabled = true with [run] mode = \"concurrent\": needs \
+                        [evaluator] enabled = true (the evaluator plays the gates beside \
+                        self-play and the learner)"
+                    .into(),
+            );
         }
         if g.elo1 <= g.elo0 {
             return Err("[gating] elo1: must be greater than elo0".into());
@@ -817,17 +819,17 @@ mod tests {
     }
 
     #[test]
-    fn concurrent_runs_refuse_gating_and_check_their_keys() {
+    fn concurrent_runs_gate_only_with_their_evaluator_and_check_their_keys() {
         let concurrent = "[run]\nmode = \"concurrent\"\n";
         let config = RunConfig::from_toml(concurrent, Path::new("c.toml")).unwrap();
         assert_eq!(config.run.mode, RunMode::Concurrent);
         assert_eq!(config.train.replay_ratio, 2.0);
         let gated = format!("{concurrent}[gating]\nenabled = true\n");
-        let err = RunConfig::from_toml(&gated, Path::new("c.toml")).unwrap_err();
+        RunConfig::from_toml(&gated, Path::new("c.toml")).unwrap();
+        let unjudged = format!("{gated}[evaluator]\nenabled = false\n");
+        let err = RunConfig::from_toml(&unjudged, Path::new("c.toml")).unwrap_err();
         assert!(
-            err.to_string().contains(
-                "[gating] enabled = true: not available with [run] mode = \"concurrent\""
-            ),
+            err.to_string().contains("needs [evaluator] enabled = true"),
             "{err}"
         );
         // The sequential mode keeps gating.

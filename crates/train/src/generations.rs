@@ -8,7 +8,7 @@
 //! a restart continues from the newest checkpoint that loads.
 
 use crate::checkpoints::CheckpointStore;
-use crate::concurrent::{LearnerSide, core_split, run_concurrent};
+use crate::concurrent::{Judges, LearnerSide, core_split, run_concurrent};
 use crate::config::{EngineFamily, RunConfig, RunMode};
 use crate::errors::RunError;
 use crate::family::{Family, MctsFamily, Trainee};
@@ -51,13 +51,14 @@ pub struct TrainOptions {
 }
 
 /// Runs `shashki train`: generations until the configured count, for the
-/// engine family `[run] engine` names. `gatekeeper` plays the sequential
-/// loop's gates, `rater` the concurrent loop's evaluator (none: unrated).
-pub fn train(
+/// engine family `[run] engine` names. `gatekeeper` plays the gates (the
+/// sequential loop's, or the concurrent evaluator's), `rater` the
+/// concurrent loop's ratings (none: no evaluator).
+pub fn train<'j>(
     options: TrainOptions,
     observer: &mut dyn Observer,
-    gatekeeper: Option<&mut dyn Gatekeeper>,
-    rater: Option<&mut (dyn Rater + Send)>,
+    gatekeeper: Option<&'j mut (dyn Gatekeeper + Send)>,
+    rater: Option<&'j mut (dyn Rater + Send)>,
 ) -> Result<RunSummary, RunError> {
     let OpenRun {
         run,
@@ -130,14 +131,14 @@ impl Loops<'_> {
     /// Runs `family` in the configured mode; `export` sees each checkpoint
     /// the concurrent learner saves (the sequential loop calls the
     /// family's own [`Family::saved`]).
-    fn run<F>(
+    fn run<'j, F>(
         &self,
         family: F,
         store: CheckpointStore<F::Checkpoint>,
         export: impl FnMut(&F::Checkpoint) -> Result<(), RunError> + Send,
         observer: &mut dyn Observer,
-        gatekeeper: Option<&mut dyn Gatekeeper>,
-        rater: Option<&mut (dyn Rater + Send)>,
+        gatekeeper: Option<&'j mut (dyn Gatekeeper + Send)>,
+        rater: Option<&'j mut (dyn Rater + Send)>,
     ) -> Result<RunSummary, RunError>
     where
         F: Family + Send,
@@ -145,6 +146,7 @@ impl Loops<'_> {
     {
         let (config, options) = (self.config, self.options);
         if config.run.mode == RunMode::Sequential {
+            let gatekeeper = gatekeeper.map(|keeper| keeper as &mut dyn Gatekeeper);
             return run_generations(
                 family, store, self.run, config, options, observer, gatekeeper,
             );
@@ -156,6 +158,7 @@ impl Loops<'_> {
             device: &options.device,
             restart: options.restart,
         };
+        let judges = Judges { rater, gatekeeper };
         run_concurrent(
             family,
             side,
@@ -163,7 +166,7 @@ impl Loops<'_> {
             &options.stop,
             export,
             observer,
-            rater,
+            judges,
         )
     }
 }

@@ -84,8 +84,27 @@ pub struct RatingPoint {
     pub elo_low: f64,
     /// Upper end of its 95 % interval.
     pub elo_high: f64,
-    /// Seconds the rating took.
+    /// Seconds the rating took (the gate's match included).
     pub seconds: f64,
+    /// The gate the checkpoint played against the best net, when the run
+    /// gates (a concurrent run with `[gating] enabled`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<GateRecord>,
+}
+
+/// A checkpoint's gate against the run's best net.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GateRecord {
+    /// The step of the best net it played.
+    pub best_step: u64,
+    /// Games played.
+    pub games: u64,
+    /// Its score (points per game).
+    pub score: f64,
+    /// Its Elo over the best net (within [`ELO_CAP`]).
+    pub elo: f64,
+    /// It passed and became the net self-play uses.
+    pub promoted: bool,
 }
 
 impl RatingPoint {
@@ -226,6 +245,13 @@ mod tests {
             elo_low: -200.0,
             elo_high: capped(f64::INFINITY),
             seconds: 1.5,
+            gate: (step == 20).then_some(GateRecord {
+                best_step: 10,
+                games: 2,
+                score: 1.0,
+                elo: 800.0,
+                promoted: true,
+            }),
         }
     }
 

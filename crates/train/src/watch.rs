@@ -7,12 +7,30 @@
 
 use crate::checkpoints::{checkpoint_name, list_checkpoints, read_state};
 use crate::config::RunConfig;
-use crate::ratings::{Rater, RatingPoint, RatingsLog, capped};
+use crate::ratings::{GateRecord, Rater, RatingPoint, RatingsLog, capped};
 use crate::run_dir::RunDir;
 use crate::seeds::mix;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Plays a rated checkpoint (at `path`, a copy the run cannot prune away)
+/// of step `step` against the run's best net and promotes it if it passes;
+/// `log` receives progress lines.
+pub type Gate<'a> = dyn FnMut(u64, &Path, &mut dyn FnMut(&str)) -> Result<GateRecord, String> + 'a;
+
+/// What a watcher calls: the rater, the gate (none: no gating), where each
+/// point goes once it is recorded, and the log.
+pub struct Hooks<'a> {
+    /// Plays each checkpoint against the anchor.
+    pub rater: &'a mut dyn Rater,
+    /// Gates each rated checkpoint, when the run gates.
+    pub gate: Option<&'a mut Gate<'a>>,
+    /// Sees each point after it is in `ratings.jsonl` (tensorboard).
+    pub on_point: &'a mut dyn FnMut(&RatingPoint),
+    /// Progress and warnings.
+    pub log: &'a mut dyn FnMut(&str),
+}
 
 /// How a watcher chooses and paces its ratings.
 #[derive(Clone, Debug)]
@@ -59,32 +77,49 @@ fn wait(total: Duration, stop: &AtomicBool) -> bool {
     !stop.load(Ordering::SeqCst)
 }
 
-/// Rates one checkpoint and records it; `Ok(None)` when stopped or when
-/// the checkpoint was removed (a run keeps only its newest) before it
-/// could be loaded.
+/// Rates one checkpoint (and gates it, when the run gates) from a copy in
+/// `<run>/evaluator/`; `Ok(None)` when stopped or when the checkpoint was
+/// removed (a run keeps only its newest) before it could be copied.
 fn rate_one(
     run: &RunDir,
     config: &RunConfig,
     step: u64,
-    rater: &mut dyn Rater,
+    hooks: &mut Hooks<'_>,
     options: &WatchOptions,
     stop: &AtomicBool,
-    log: &mut dyn FnMut(&str),
 ) -> Result<Option<RatingPoint>, String> {
     let path = run.checkpoint_dir().join(checkpoint_name(step));
     let state = read_state(&path).unwrap_or_default();
-    let started = Instant::now();
-    let result = match rater.rate(config, &path, mix(options.seed, step), stop, log) {
-        Ok(Some(result)) => result,
-        Ok(None) => return Ok(None),
-        Err(_) if !path.exists() => {
-            log(&format!(
+    let scratch = run.root().join("evaluator");
+    let copy = scratch.join(checkpoint_name(step));
+    let copied = std::fs::create_dir_all(&scratch).and_then(|()| std::fs::copy(&path, &copy));
+    if let Err(e) = copied {
+        if !path.exists() {
+            (hooks.log)(&format!(
                 "step {step}: the checkpoint was removed before it was rated"
             ));
             return Ok(None);
         }
-        Err(e) => return Err(format!("step {step}: {e}")),
+        return Err(format!("{}: {e}", copy.display()));
+    }
+    let started = Instant::now();
+    let rated = hooks
+        .rater
+        .rate(config, &copy, mix(options.seed, step), stop, hooks.log);
+    let gated = match (&rated, hooks.gate.as_mut()) {
+        (Ok(Some(_)), Some(gate)) if !stop.load(Ordering::SeqCst) => {
+            gate(step, &copy, hooks.log).map(Some)
+        }
+        _ => Ok(None),
     };
+    let _ = std::fs::remove_file(&copy);
+    let Some(result) = rated.map_err(|e| format!("step {step}: {e}"))? else {
+        return Ok(None);
+    };
+    let gate = gated.map_err(|e| format!("step {step}: gate: {e}"))?;
+    if hooks.gate.is_some() && gate.is_none() {
+        return Ok(None); // stopped before its gate
+    }
     let [w, d, l] = result.wdl;
     Ok(Some(RatingPoint {
         step,
@@ -98,28 +133,27 @@ fn rate_one(
         elo_low: capped(result.elo[1]),
         elo_high: capped(result.elo[2]),
         seconds: started.elapsed().as_secs_f64(),
+        gate,
     }))
 }
 
 /// Watches the run in `run_dir` until `stop` (at once, a rating under way
 /// not recorded), `options.until_step`, or `ended` (the run has made its
 /// last checkpoint: the newest is rated if it is due, then the watch
-/// ends), rating each due checkpoint: each point is appended to the run's
-/// `ratings.jsonl`, then handed to `on_point` (tensorboard); returns the
-/// points recorded by this call. A run that has not written its
-/// configuration yet is waited for.
+/// ends), rating (and gating) each due checkpoint with `hooks`: each point
+/// is appended to the run's `ratings.jsonl`, then handed to
+/// `hooks.on_point` (tensorboard); returns the points recorded by this
+/// call. A run that has not written its configuration yet is waited for.
 pub fn watch_run(
     run_dir: &Path,
-    rater: &mut dyn Rater,
+    mut hooks: Hooks<'_>,
     options: &WatchOptions,
     stop: &AtomicBool,
     ended: &dyn Fn() -> bool,
-    log: &mut dyn FnMut(&str),
-    on_point: &mut dyn FnMut(&RatingPoint),
 ) -> Result<Vec<RatingPoint>, String> {
     let run = RunDir::new(run_dir);
     while !run.config_path().is_file() {
-        log(&format!(
+        (hooks.log)(&format!(
             "waiting for the run {} to start",
             run_dir.display()
         ));
@@ -143,16 +177,28 @@ pub fn watch_run(
             if stop.load(Ordering::SeqCst) {
                 return Ok(recorded);
             }
-            let Some(point) = rate_one(&run, &config, step, rater, options, stop, log)? else {
+            let Some(point) = rate_one(&run, &config, step, &mut hooks, options, stop)? else {
                 if stop.load(Ordering::SeqCst) {
                     return Ok(recorded);
                 }
                 continue;
             };
             ratings.append(&point)?;
-            on_point(&point);
-            log(&format!(
-                "step {step}: {} vs {}: +{} ={} -{}, Elo {:+.1} [{:+.1}, {:+.1}] -> {}",
+            (hooks.on_point)(&point);
+            let gate = point.gate.as_ref().map_or(String::new(), |g| {
+                format!(
+                    "; gate vs step {}: score {:.3} -> {}",
+                    g.best_step,
+                    g.score,
+                    if g.promoted {
+                        "promoted"
+                    } else {
+                        "kept the best"
+                    }
+                )
+            });
+            (hooks.log)(&format!(
+                "step {step}: {} vs {}: +{} ={} -{}, Elo {:+.1} [{:+.1}, {:+.1}]{gate} -> {}",
                 checkpoint_name(step),
                 point.anchor,
                 point.wdl[0],

@@ -16,7 +16,7 @@ use shashki_arena::roster::read_players;
 use shashki_arena::tournament::{gauntlet, round_robin};
 use shashki_arena::{Pairing, PlayerFactory};
 use shashki_train::ratings::TbPoints;
-use shashki_train::watch::{WatchOptions, watch_run};
+use shashki_train::watch::{Hooks, WatchOptions, watch_run};
 use shashki_train::{RatingsLog, RunDir};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -124,20 +124,18 @@ fn watch(run_dir: &std::path::Path, args: &Args) -> Result<()> {
         seed: args.play.seed,
     };
     let mut tb = TbPoints::new(RunDir::new(run_dir).tensorboard_dir().join("evaluator"));
-    let points = watch_run(
-        run_dir,
-        &mut rater,
-        &options,
-        &stop,
-        &|| false,
-        &mut |line| println!("{line}"),
-        &mut |point| {
+    let hooks = Hooks {
+        rater: &mut rater,
+        gate: None,
+        on_point: &mut |point| {
             if let Err(e) = tb.write(point) {
                 println!("warning: {e}");
             }
         },
-    )
-    .map_err(|e| anyhow!("--watch {}: {e}", run_dir.display()))?;
+        log: &mut |line| println!("{line}"),
+    };
+    let points = watch_run(run_dir, hooks, &options, &stop, &|| false)
+        .map_err(|e| anyhow!("--watch {}: {e}", run_dir.display()))?;
     println!(
         "rated {} checkpoint(s) this time -> {}",
         points.len(),
