@@ -361,3 +361,55 @@ fn a_gated_concurrent_run_plays_only_promoted_nets() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_run_killed_during_its_ratings_resumes_its_curve_without_a_double_count() {
+    for shipped in ["nnue-smoke.toml", "smoke.toml"] {
+        let dir = temp_dir(&format!("evaluator-kill-{shipped}"));
+        let config = concurrent_config(&dir, shipped);
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str("\n[evaluator]\nanchor = \"ab:depth=1\"\ngames = 2\n");
+        std::fs::write(&config, text).unwrap();
+        let run = RunDir::new(dir.join("run"));
+        let log = shashki_train::RatingsLog::of_run(run.root());
+        // Run "forever" and kill -9 once two points are in: the evaluator
+        // is then rating the next one (or about to).
+        let mut child = train(&config, run.root(), 0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while log.read().unwrap().len() < 2 {
+            assert!(
+                started.elapsed() < Duration::from_secs(90),
+                "{shipped}: nothing rated"
+            );
+            assert!(child.try_wait().unwrap().is_none(), "training exited early");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let before: Vec<u64> = log.read().unwrap().iter().map(|p| p.step).collect();
+        let generation = newest_generation(&run, shipped);
+        run_ok(train(&config, run.root(), generation + 2));
+        let after: Vec<u64> = log.read().unwrap().iter().map(|p| p.step).collect();
+        assert_eq!(&after[..before.len()], &before[..], "{shipped}");
+        assert!(
+            after.windows(2).all(|w| w[0] < w[1]),
+            "{shipped}: {after:?}"
+        );
+        assert_eq!(after.last(), Some(&newest_step(&run)), "{shipped}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+/// The generation of the run's newest checkpoint.
+fn newest_generation(run: &RunDir, shipped: &str) -> u64 {
+    let state = if shipped.starts_with("nnue") {
+        newest_state::<NnueCheckpoint>(run)
+    } else {
+        newest_state::<Checkpoint>(run)
+    };
+    state.map_or(0, |s| s.generation)
+}

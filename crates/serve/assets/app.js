@@ -452,6 +452,7 @@ async function showRun(name) {
     h.textContent = `${d.summary.name}: generation ${d.summary.generation}, ${d.summary.step} steps, ${d.summary.games} games`;
     box.appendChild(h);
     const elo = [];
+    if (d.evaluator_elo.length) elo.push({ name: `evaluator (vs ${d.evaluator_anchor})`, points: d.evaluator_elo, dots: true });
     if (d.rated_elo.length) elo.push({ name: `rated (anchor ${d.rated_anchor})`, points: d.rated_elo, dots: true });
     if (d.gating_elo.length) elo.push({ name: 'gating (best net vs first)', points: d.gating_elo });
     box.appendChild(chart('Elo against training steps', elo));

@@ -6,6 +6,9 @@
 //!   gating Elo of the best net (`best_elo`) at each checkpoint;
 //! - `ratings.json` (what `shashki rate --ratings RUN/ratings.json` keeps):
 //!   Elo against training steps, fitted as `rate` does;
+//! - `ratings.jsonl` (the evaluator's curve: a concurrent run's own, or
+//!   `shashki rate --watch`'s): each rated checkpoint's Elo over the
+//!   anchor, with its interval;
 //! - `tb/events.out.tfevents.*`: the loss curves.
 //!
 //! A run is named by its folder name and looked up in the folder's
@@ -19,8 +22,8 @@ use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use shashki_arena::ratings_file::RatingsFile;
 use shashki_arena::tournament::default_anchor;
-use shashki_train::LearnerState;
 use shashki_train::tblog::{event_files, read_scalars};
+use shashki_train::{LearnerState, RatingsLog};
 use std::collections::BTreeMap;
 use std::path::{Path as FsPath, PathBuf};
 use std::sync::Arc;
@@ -77,6 +80,11 @@ pub struct RunDetail {
     pub rated_elo: Vec<Point>,
     /// The anchor of the rated Elo, if any.
     pub rated_anchor: Option<String>,
+    /// The evaluator's Elo over its anchor against steps (`ratings.jsonl`),
+    /// each with its 95 % interval's half-width.
+    pub evaluator_elo: Vec<Point>,
+    /// The evaluator's anchor (of its newest point), if any.
+    pub evaluator_anchor: Option<String>,
     /// Loss curves by tensorboard tag (`loss/total`, `loss/policy`, ...).
     pub losses: BTreeMap<String, Vec<Point>>,
     /// Files that could not be read, with why (the rest is still shown).
@@ -204,6 +212,7 @@ fn read_detail(name: &str, run: &FsPath) -> RunDetail {
         label: None,
     };
     let (rated_elo, rated_anchor) = rated(run, &mut warnings);
+    let (evaluator_elo, evaluator_anchor) = evaluator_curve(run, &mut warnings);
     RunDetail {
         games: states
             .iter()
@@ -212,6 +221,8 @@ fn read_detail(name: &str, run: &FsPath) -> RunDetail {
         gating_elo: states.iter().map(|s| point(s.step, s.best_elo)).collect(),
         rated_elo,
         rated_anchor,
+        evaluator_elo,
+        evaluator_anchor,
         losses: losses(run, &mut warnings),
         summary,
         warnings,
@@ -257,6 +268,29 @@ fn rated(run: &FsPath, warnings: &mut Vec<String>) -> (Vec<Point>, Option<String
             (Vec::new(), None)
         }
     }
+}
+
+/// The evaluator's points from the run's `ratings.jsonl` (a torn last
+/// line, a run being written, is left out).
+fn evaluator_curve(run: &FsPath, warnings: &mut Vec<String>) -> (Vec<Point>, Option<String>) {
+    let points = match RatingsLog::of_run(run).read() {
+        Ok(points) => points,
+        Err(e) => {
+            warnings.push(e);
+            return (Vec::new(), None);
+        }
+    };
+    let anchor = points.last().map(|p| p.anchor.clone());
+    let curve = points
+        .into_iter()
+        .map(|p| Point {
+            step: p.step,
+            value: p.elo,
+            ci95: Some((p.elo_high - p.elo_low) / 2.0),
+            label: Some(format!("{} games vs {}", p.games, p.anchor)),
+        })
+        .collect();
+    (curve, anchor)
 }
 
 /// The `loss/*` scalars of the run's tensorboard files, thinned.

@@ -7,6 +7,7 @@ mod support;
 use serde_json::{Value, json};
 use shashki_rules::{DrawCounters, DrawRules, Game, Position, START_FEN};
 use shashki_serve::Server;
+use shashki_train::{RatingPoint, RatingsLog};
 use std::time::{Duration, Instant};
 use support::{Client, options, player, temp_dir};
 
@@ -434,6 +435,29 @@ fn fake_run(root: &std::path::Path) {
     ratings.players.get_mut("net:ckpt-100").unwrap().steps = Some(100);
     ratings.players.get_mut("net:ckpt-300").unwrap().steps = Some(300);
     ratings.save(&run.join("ratings.json")).unwrap();
+    // The evaluator's curve, its last line torn by a kill.
+    let point = |step: u64, elo: f64| RatingPoint {
+        step,
+        generation: step / 100,
+        selfplay_games: step / 2,
+        run_seconds: step as f64,
+        anchor: "ab:depth=4".into(),
+        games: 40,
+        wdl: [10, 20, 10],
+        elo,
+        elo_low: elo - 50.0,
+        elo_high: elo + 60.0,
+        seconds: 12.0,
+        gate: None,
+    };
+    let log = RatingsLog::of_run(&run);
+    log.append(&point(100, -120.0)).unwrap();
+    log.append(&point(200, -20.0)).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(log.path())
+        .unwrap();
+    std::io::Write::write_all(&mut file, b"{\"step\": 300").unwrap();
     std::fs::create_dir_all(root.join("not-a-run")).unwrap();
 }
 
@@ -484,6 +508,14 @@ fn runs_show_progress_elo_and_losses_from_the_run_files() {
     assert_eq!(rated.len(), 2);
     assert_eq!(d["rated_anchor"], "random");
     assert!(rated[1]["value"].as_f64().unwrap() > rated[0]["value"].as_f64().unwrap());
+    let curve = d["evaluator_elo"].as_array().unwrap();
+    assert_eq!(d["evaluator_anchor"], "ab:depth=4");
+    assert_eq!(curve.len(), 2, "{curve:?}");
+    assert_eq!(
+        (curve[1]["step"].as_u64(), curve[1]["value"].as_f64()),
+        (Some(200), Some(-20.0))
+    );
+    assert_eq!(curve[1]["ci95"].as_f64(), Some(55.0));
     let loss = d["losses"]["loss/total"].as_array().unwrap();
     assert_eq!(loss.len(), 400, "thinned to 400 points");
     assert_eq!(loss[0]["step"], 1);
