@@ -42,6 +42,16 @@ fn concurrent_config(dir: &Path, shipped: &str) -> PathBuf {
     out
 }
 
+/// [`concurrent_config`] with a quick evaluator: two games a net against
+/// `ab:depth=1`.
+fn rated_config(dir: &Path, shipped: &str) -> PathBuf {
+    let config = concurrent_config(dir, shipped);
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("\n[evaluator]\nanchor = \"ab:depth=1\"\ngames = 2\n");
+    std::fs::write(&config, text).unwrap();
+    config
+}
+
 fn train(config: &Path, run_dir: &Path, generations: u64) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_shashki"));
     cmd.arg("train")
@@ -289,10 +299,7 @@ fn logged_elo_steps(run: &RunDir) -> Vec<u64> {
 fn the_evaluator_rates_published_nets_as_both_families_train() {
     for (shipped, generations) in [("nnue-smoke.toml", 6), ("smoke.toml", 3)] {
         let dir = temp_dir(&format!("evaluator-{shipped}"));
-        let config = concurrent_config(&dir, shipped);
-        let mut text = std::fs::read_to_string(&config).unwrap();
-        text.push_str("\n[evaluator]\nanchor = \"ab:depth=1\"\ngames = 2\n");
-        std::fs::write(&config, text).unwrap();
+        let config = rated_config(&dir, shipped);
         let run = RunDir::new(dir.join("run"));
         let output = run_ok(train(&config, run.root(), generations));
         let stdout = String::from_utf8_lossy(&output.stdout);
@@ -322,7 +329,7 @@ fn the_evaluator_rates_published_nets_as_both_families_train() {
 #[test]
 fn a_gated_concurrent_run_plays_only_promoted_nets() {
     let dir = temp_dir("gated");
-    let config = concurrent_config(&dir, "nnue-smoke.toml");
+    let config = rated_config(&dir, "nnue-smoke.toml");
     let text = std::fs::read_to_string(&config).unwrap();
     assert!(text.contains("[gating]\nenabled = false\n"));
     // Every gate passes (score >= 0): each rated net is promoted at once.
@@ -330,8 +337,7 @@ fn a_gated_concurrent_run_plays_only_promoted_nets() {
         "[gating]\nenabled = false\n",
         "[gating]\nenabled = true\nmethod = \"fixed\"\ngames = 2\nthreshold = 0.0\n",
     );
-    let evaluator = "\n[evaluator]\nanchor = \"ab:depth=1\"\ngames = 2\n";
-    std::fs::write(&config, format!("{text}{evaluator}")).unwrap();
+    std::fs::write(&config, text).unwrap();
     let run = RunDir::new(dir.join("run"));
     let output = run_ok(train(&config, run.root(), 8));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -366,10 +372,7 @@ fn a_gated_concurrent_run_plays_only_promoted_nets() {
 fn a_run_killed_during_its_ratings_resumes_its_curve_without_a_double_count() {
     for shipped in ["nnue-smoke.toml", "smoke.toml"] {
         let dir = temp_dir(&format!("evaluator-kill-{shipped}"));
-        let config = concurrent_config(&dir, shipped);
-        let mut text = std::fs::read_to_string(&config).unwrap();
-        text.push_str("\n[evaluator]\nanchor = \"ab:depth=1\"\ngames = 2\n");
-        std::fs::write(&config, text).unwrap();
+        let config = rated_config(&dir, shipped);
         let run = RunDir::new(dir.join("run"));
         let log = shashki_train::RatingsLog::of_run(run.root());
         // Run "forever" and kill -9 once two points are in: the evaluator

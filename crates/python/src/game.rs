@@ -2,8 +2,8 @@
 //! legal moves in notation and as indices of the policy layout, play and
 //! undo, how it ended, its input planes; copy and pickle.
 
+use crate::board::{parse_fen, planes_array};
 use crate::errors::value_error;
-use crate::positions::{parse_fen, planes_array};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

@@ -13,13 +13,15 @@
 //! released), `network.rs` (the MCTS network's W/D/L and priors, the NNUE's
 //! score), `data.rs` (sample chunks as numpy arrays), `tablebase.rs`
 //! (probes); `positions.rs` reads the "a `Game` or a FEN" arguments they
-//! share, `errors.rs` turns our errors into Python exceptions.
+//! share, `board.rs` reads FENs and makes input planes, `errors.rs` turns
+//! our errors into Python exceptions.
 //!
 //! Bad input (a malformed FEN, an illegal move, a missing file) raises a
 //! Python exception naming what and where; nothing here panics on it.
 
 use pyo3::prelude::*;
 
+mod board;
 mod data;
 mod engine;
 mod errors;

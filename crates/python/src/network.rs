@@ -2,8 +2,9 @@
 //! W/D/L and move priors for a batch) and `shashki.Nnue` (the alpha-beta
 //! family's NNUE: the engine's integer score).
 
+use crate::board::Seen;
 use crate::errors::{load_error, value_error};
-use crate::positions::{Seen, seen_all, seen_of};
+use crate::positions::{seen_all, seen_of};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;

@@ -209,7 +209,7 @@ fn run_generations<F: Family>(
         if target > 0 && generations.trainer.state.generation >= target {
             break false;
         }
-        if generations.trainer.out_of_time() {
+        if generations.trainer.budget_saved() {
             break false;
         }
         if options.stop.load(Ordering::SeqCst) {

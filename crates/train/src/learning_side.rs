@@ -92,10 +92,22 @@ impl<'a, L: Trainee> Trainer<'a, L> {
         self.seconds_before + self.sitting.elapsed().as_secs_f64()
     }
 
-    /// Whether `[run] seconds` of the run's own time have passed.
+    /// Whether `[run] seconds` of the run's own time have passed (the
+    /// concurrent learner's check: a halt is followed by a save, which
+    /// records the time).
     pub fn out_of_time(&self) -> bool {
         let budget = self.config.run.seconds;
         budget > 0 && self.run_seconds() >= budget as f64
+    }
+
+    /// Whether the newest save records the whole `[run] seconds` (the
+    /// sequential loop's check, between a save and the next generation: on
+    /// the live clock a run could stop a few milliseconds after a save that
+    /// holds less, with no save after it, and the next sitting would train
+    /// one more generation).
+    pub fn budget_saved(&self) -> bool {
+        let budget = self.config.run.seconds;
+        budget > 0 && self.state.seconds >= budget as f64
     }
 
     /// Calls `hook` with every checkpoint saved from now on.

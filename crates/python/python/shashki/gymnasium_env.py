@@ -26,6 +26,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ._render import check_render_mode, render
 from ._shashki import INPUT_PLANES, POLICY_SIZE, Engine, Game
 
 COLORS = ("white", "black")
@@ -48,10 +49,7 @@ class ShashkiEnv(gym.Env):
             raise ValueError(
                 f"agent_color {agent_color!r}: expected 'white', 'black' or 'random'"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.opponent_spec = opponent
         self.engine = Engine(opponent) if opponent is not None else None
         self.agent_color_choice = agent_color
@@ -127,13 +125,7 @@ class ShashkiEnv(gym.Env):
         return self._observation(), reward, terminated, truncated, self._info()
 
     def render(self):
-        if self.render_mode is None:
-            return None
-        text = f"{self.game}\n{self.game.side_to_move} to move, ply {self.game.ply}"
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.game, self.render_mode)
 
 
 gym.register(id="shashki/Shashki-v0", entry_point=ShashkiEnv)

@@ -37,6 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ._render import check_render_mode, render
 from ._shashki import INPUT_PLANES, POLICY_SIZE, Game
 
 AGENTS = ("white", "black")
@@ -77,10 +78,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         max_plies: Optional[int] = None,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.fen = fen
         self.max_plies = max_plies
@@ -138,13 +136,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             self.render()
 
     def render(self):
-        if self.render_mode is None:
-            return None
-        text = f"{self.game}\n{self.game.side_to_move} to move, ply {self.game.ply}"
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.game, self.render_mode)
 
     def close(self):
         pass
