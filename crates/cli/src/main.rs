@@ -61,6 +61,9 @@ enum Command {
     Import(commands::import::Args),
     /// Write an untrained NNUE model folder (for `--engine nnue:DIR`).
     NnueInit(commands::nnue_init::Args),
+    /// A wider NNUE training checkpoint that evaluates as the narrow one
+    /// (new feature-transformer units with zero weights out).
+    NnueWiden(commands::nnue_widen::Args),
     /// Why an NNUE run stops improving: held-out losses, label noise,
     /// capacity (issue 24).
     NnueDiagnose(commands::nnue_diagnose::Args),
@@ -117,6 +120,7 @@ fn main() {
         Command::CheckOnnx(args) => commands::check_onnx::run(args),
         Command::Import(args) => commands::import::run(args),
         Command::NnueInit(args) => commands::nnue_init::run(args),
+        Command::NnueWiden(args) => commands::nnue_widen::run(args),
         Command::NnueDiagnose(args) => commands::nnue_diagnose::run(args),
         Command::Relabel(args) => commands::relabel::run(args),
         Command::Eval(args) => commands::eval::run(args),

@@ -38,6 +38,7 @@ pub mod simd;
 pub mod speed;
 pub mod stacks;
 pub mod train;
+pub mod widen;
 
 pub use accumulator::NnueEval;
 pub use checkpoint::NnueCheckpoint;

@@ -14,6 +14,7 @@ pub mod match_cmd;
 pub mod moves;
 pub mod nnue_diagnose;
 pub mod nnue_init;
+pub mod nnue_widen;
 pub mod pdn;
 pub mod perft;
 pub mod play;
