@@ -107,11 +107,13 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def mcts_run(cluster, tmp_path_factory):
-    """An MCTS smoke run of 24 rounds on three actors (shared by tests)."""
+    """An MCTS smoke run on three actors for 15 s (shared by tests): its
+    rounds take tens of milliseconds, so a count of rounds could end before
+    the learner (slower to start) sends out its first net."""
     tmp = tmp_path_factory.mktemp("mcts")
     cfg = config(tmp, "smoke.toml", keep_checkpoints="1000", generations="0")
     run_dir = tmp / "run"
-    out = run_driver(cluster.address, cfg, run_dir, "--rounds", "24")
+    out = run_driver(cluster.address, cfg, run_dir, "--minutes", "0.25")
     return out, run_dir
 
 
@@ -119,7 +121,7 @@ def test_mcts_smoke_run_writes_chunks_and_trains(mcts_run):
     out, run_dir = mcts_run
     assert out.returncode == 0, out.stderr
     chunks = assert_data_whole(run_dir)
-    assert len(chunks) == 24
+    assert len(chunks) >= 24
     rows = ledger(run_dir)
     assert len({r["node"] for r in rows}) >= 2, "rounds ran on several nodes"
     assert max(chunk_net_step(c.read_bytes()) for c in chunks) > 0, "a newer net reached the actors"
@@ -131,15 +133,20 @@ def test_mcts_smoke_run_writes_chunks_and_trains(mcts_run):
 
 def test_rounds_are_reproducible_from_their_seed(mcts_run, tmp_path):
     _, run_dir = mcts_run
-    rows = ledger(run_dir)
+
+    def model(row: dict) -> Path:
+        return run_dir / "checkpoints" / f"ckpt-{row['net_step']:09d}.shzk"
+
+    # The rounds whose net is still kept (the learner keeps its newest 1,000).
+    rows = [row for row in ledger(run_dir) if model(row).exists()]
     by_node = {}
     for row in rows:
         by_node.setdefault(row["node"], row)
+    assert len(by_node) >= 2, "kept rounds from two nodes"
     for row in list(by_node.values())[:2]:
-        model = run_dir / "checkpoints" / f"ckpt-{row['net_step']:09d}.shzk"
         again = tmp_path / f"again-{row['round']}.shzc"
         subprocess.run(
-            [BIN, "selfplay", "--plain", "--config", str(run_dir / "config.toml"), "--model", str(model),
+            [BIN, "selfplay", "--plain", "--config", str(run_dir / "config.toml"), "--model", str(model(row)),
              "--rounds", "1", "--seed", str(row["seed"]), "--threads", "1", "--out-file", str(again)],
             check=True, capture_output=True, timeout=RUN_TIMEOUT,
         )  # fmt: skip

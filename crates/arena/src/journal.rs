@@ -138,12 +138,13 @@ impl Journal {
         }
     }
 
-    /// How many pairs of a pairing of `pairs` pairs (`first` White in the
-    /// first leg) have both games in the PDN file (by their tags alone).
-    pub fn recorded_count(&self, first: &str, second: &str, pairs: usize) -> usize {
+    /// How many of the pairs `pairs` (indices; `first` White in the first
+    /// leg) have both games in the PDN file (by their tags alone).
+    pub fn recorded_count(&self, first: &str, second: &str, pairs: &[usize]) -> usize {
         self.pdn.as_ref().map_or(0, |log| {
-            (0..pairs)
-                .filter(|&p| {
+            pairs
+                .iter()
+                .filter(|&&p| {
                     log.recorded.contains_key(&key(first, second, p, 0))
                         && log.recorded.contains_key(&key(second, first, p, 1))
                 })

@@ -59,6 +59,11 @@ pub struct MatchSettings {
     /// ([`GameSetup::tablebases`](crate::GameSetup)). `None`: games are
     /// played to their end.
     pub tablebases: Option<Arc<Tablebases>>,
+    /// Only these pairs of the ballot (0-based): one machine's share of a
+    /// match spread over a cluster. Pair `k` plays the same opening with
+    /// the same seeds either way, so the shares together are the whole
+    /// match game for game. `None`: every pair.
+    pub only_pairs: Option<Vec<usize>>,
 }
 
 impl MatchSettings {
@@ -78,6 +83,7 @@ impl MatchSettings {
             time_control: None,
             time_margin: DEFAULT_TIME_MARGIN,
             tablebases: None,
+            only_pairs: None,
         }
     }
 
@@ -108,12 +114,29 @@ impl MatchSettings {
             time_control: None,
             time_margin: DEFAULT_TIME_MARGIN,
             tablebases: None,
+            only_pairs: None,
         })
     }
 
-    /// Number of opening pairs played.
+    /// Number of opening pairs balloted (and played, without
+    /// [`MatchSettings::only_pairs`]).
     pub fn pairs(&self) -> usize {
         self.games.div_ceil(2)
+    }
+
+    /// The pairs this match plays, in the order its observer sees them:
+    /// every pair, or those of [`MatchSettings::only_pairs`] in the ballot,
+    /// ascending and once each.
+    pub fn pair_indices(&self) -> Vec<usize> {
+        let pairs = self.pairs();
+        match &self.only_pairs {
+            None => (0..pairs).collect(),
+            Some(only) => {
+                let set: std::collections::BTreeSet<usize> =
+                    only.iter().copied().filter(|&p| p < pairs).collect();
+                set.into_iter().collect()
+            }
+        }
     }
 }
 
@@ -435,6 +458,56 @@ impl MatchReport {
     }
 }
 
+/// Pair indices as `--pairs` spells them: 1-based, runs joined
+/// (`1-4,7,9-10`).
+pub fn pair_list(indices: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &p in indices {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == p => *end = p,
+            _ => runs.push((p, p)),
+        }
+    }
+    let text: Vec<String> = runs
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                format!("{}", a + 1)
+            } else {
+                format!("{}-{}", a + 1, b + 1)
+            }
+        })
+        .collect();
+    text.join(",")
+}
+
+/// Parses `--pairs` (`1-4,7,9-10`, 1-based as PDN `Round` tags number
+/// pairs) into ascending 0-based indices; every index must be below
+/// `pairs`.
+pub fn parse_pair_list(text: &str, pairs: usize) -> Result<Vec<usize>, String> {
+    let mut out = std::collections::BTreeSet::new();
+    for part in text.split(',').map(str::trim) {
+        let number = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n >= 1 && n <= pairs)
+                .ok_or_else(|| {
+                    format!("--pairs {text:?}: {t:?} is not a pair number from 1 to {pairs}")
+                })
+        };
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(part)?, number(part)?),
+        };
+        if a > b {
+            return Err(format!("--pairs {text:?}: {part:?} runs backwards"));
+        }
+        out.extend(a - 1..b);
+    }
+    Ok(out.into_iter().collect())
+}
+
 /// A 64-bit mix (splitmix64) to derive independent seeds.
 pub fn mix_seed(seed: u64, a: u64, b: u64) -> u64 {
     use shashki_rules::splitmix::{GOLDEN_GAMMA, mix64};
@@ -528,6 +601,7 @@ pub fn run_match_resuming(
 ) -> MatchReport {
     let pairs = settings.pairs();
     let openings = settings.book.ballot(pairs, settings.seed);
+    let todo = settings.pair_indices();
     let timed = settings.time_control.is_some() || first.is_timed() || second.is_timed();
     let threads = if settings.concurrency == 0 && timed {
         // Timed players would take each other's cores: one game at a time,
@@ -538,12 +612,12 @@ pub fn run_match_resuming(
     } else {
         settings.concurrency
     }
-    .clamp(1, pairs.max(1));
+    .clamp(1, todo.len().max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<[GameRecord; 2]>();
     let mut summary = PairingSummary::default();
-    let mut games: Vec<GameRecord> = Vec::with_capacity(pairs * 2);
+    let mut games: Vec<GameRecord> = Vec::with_capacity(todo.len() * 2);
     let mut stopped_early = false;
     let mut distinct = HashSet::new();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -553,16 +627,15 @@ pub fn run_match_resuming(
     let body = one_scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, stop, openings) = (&next, &stop, &openings);
+            let (next, stop, openings, todo) = (&next, &stop, &openings, &todo);
             scope.spawn(move |_| {
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    let pair = next.fetch_add(1, Ordering::Relaxed);
-                    if pair >= pairs {
+                    let Some(&pair) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         return;
-                    }
+                    };
                     let games = match recorded.get(&pair) {
                         Some(games) => games.clone(),
                         None => {
@@ -588,7 +661,7 @@ pub fn run_match_resuming(
         let mut next_to_observe = 0;
         for pair in rx.iter() {
             waiting.insert(pair[0].pair, pair);
-            while let Some(pair) = waiting.remove(&next_to_observe) {
+            while let Some(pair) = todo.get(next_to_observe).and_then(|k| waiting.remove(k)) {
                 next_to_observe += 1;
                 if stop.load(Ordering::Relaxed) {
                     continue;
@@ -600,7 +673,7 @@ pub fn run_match_resuming(
                 distinct.insert(openings[pair[0].pair].position());
                 if observer(&pair, &summary) == Control::Stop {
                     stop.store(true, Ordering::Relaxed);
-                    stopped_early = next_to_observe < pairs;
+                    stopped_early = next_to_observe < todo.len();
                 }
                 let [a, b] = pair;
                 games.push(a);
@@ -668,6 +741,24 @@ mod tests {
         assert_eq!(civil_from_days(19_723), (2024, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
         assert_eq!(today().len(), 10);
+    }
+
+    #[test]
+    fn pair_lists_read_and_write_runs() {
+        assert_eq!(parse_pair_list("1-3, 7,5-5", 10), Ok(vec![0, 1, 2, 4, 6]));
+        assert_eq!(pair_list(&[0, 1, 2, 4, 6]), "1-3,5,7");
+        assert!(
+            parse_pair_list("0", 10)
+                .unwrap_err()
+                .contains("from 1 to 10")
+        );
+        assert!(parse_pair_list("11", 10).is_err());
+        assert!(
+            parse_pair_list("4-2", 10)
+                .unwrap_err()
+                .contains("backwards")
+        );
+        assert!(parse_pair_list("", 10).is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::factory::PlayerFactory;
 use crate::figures::PairingFigures;
 use crate::journal::{Journal, JournalError};
 use crate::matches::{
-    Control, GameRecord, MatchReport, MatchSettings, mix_seed, run_match_resuming,
+    Control, GameRecord, MatchReport, MatchSettings, mix_seed, pair_list, run_match_resuming,
 };
 use crate::player::PlayerError;
 use crate::plot::{PlotError, write_elo_plot};
@@ -195,30 +195,39 @@ fn play_logged(
     log: &mut dyn RatingLog,
 ) -> Result<PairingFigures, RatingError> {
     let settings = &pairing.settings;
-    let pairs = settings.pairs();
+    let todo = settings.pair_indices();
+    let pairs = todo.len();
     let (first, second) = (a.name(), b.name());
     let most = if pairing.sprt.is_some() {
         "at most "
     } else {
         ""
     };
+    // A share of the ballot (`only_pairs`) says which share.
+    let share = match settings.only_pairs {
+        Some(_) => format!(" (pairs {} of {})", pair_list(&todo), settings.pairs()),
+        None => String::new(),
+    };
     // Counted by tags only: play_pairing reads the recorded games back.
-    let recorded = journal.recorded_count(first, second, pairs);
+    let recorded = journal.recorded_count(first, second, &todo);
     if recorded == pairs {
         log.progress(&format!(
-            "{first} vs {second}: all {} games are in the PDN file already: skipped, the \
-             recorded games reported",
+            "{first} vs {second}: all {} games{share} are in the PDN file already: skipped, \
+             the recorded games reported",
             pairs * 2
         ));
     } else if recorded > 0 {
         log.progress(&format!(
-            "{first} vs {second}: {most}{} games, {} of them in the PDN file already \
+            "{first} vs {second}: {most}{} games{share}, {} of them in the PDN file already \
              (counted, not played again)",
             pairs * 2,
             recorded * 2
         ));
     } else {
-        log.progress(&format!("{first} vs {second}: {most}{} games", pairs * 2));
+        log.progress(&format!(
+            "{first} vs {second}: {most}{} games{share}",
+            pairs * 2
+        ));
     }
     let every = (pairs / 10).max(1);
     let mut done = 0;

@@ -89,6 +89,38 @@ fn matches_are_reproducible_from_the_seed() {
     assert_ne!(moves(&a), moves(&c));
 }
 
+#[test]
+fn shares_of_a_ballot_together_are_the_whole_match_game_for_game() {
+    let run = |only: Option<Vec<usize>>| {
+        let settings = MatchSettings {
+            only_pairs: only,
+            ..settings(10, 9)
+        };
+        run_match(
+            &factory("random"),
+            &factory("mcts:sims=8"),
+            &settings,
+            &mut |_, _| Control::Continue,
+        )
+    };
+    let games = |r: &shashki_arena::MatchReport| {
+        r.games
+            .iter()
+            .map(|g| (g.pair, g.leg, g.opening.clone(), g.game.moves().to_vec()))
+            .collect::<Vec<_>>()
+    };
+    let whole = games(&run(None));
+    // Out of order, repeated and past the ballot's end: pairs 4, 2 and 0.
+    let mut shares = games(&run(Some(vec![4, 2, 2, 0, 7])));
+    assert_eq!(
+        shares.iter().map(|g| g.0).collect::<Vec<_>>(),
+        [0, 0, 2, 2, 4, 4]
+    );
+    shares.extend(games(&run(Some(vec![1, 3]))));
+    shares.sort_by_key(|g| (g.0, g.1));
+    assert_eq!(shares, whole);
+}
+
 /// Writes a bash engine that speaks the protocol's handshake and then
 /// misbehaves at `go`, differently in each game it plays: its first
 /// process answers an illegal move, the second exits, the third never

@@ -3,11 +3,13 @@
 //! draw rate, logistic and normalized Elo with their 95 % intervals, the
 //! pentanomial counts, the book and its distinct openings played; stops at
 //! an SPRT decision with `--sprt`, and can add the result to a ratings file
-//! and write PDN, JSON and CSV.
+//! and write PDN, JSON and CSV. `--pairs` plays a share of the ballot (the
+//! cluster driver deals the shares).
 
 use crate::arena_args::{OutputOptions, PlayOptions, SprtOptions, anchor};
 use anyhow::{Result, anyhow, bail};
 use shashki_arena::Pairing;
+use shashki_arena::matches::parse_pair_list;
 use shashki_arena::roster::read_players;
 
 /// Options of `shashki match`.
@@ -20,6 +22,14 @@ pub struct Args {
     /// Number of games (rounded up to whole opening pairs).
     #[arg(long, default_value_t = 20)]
     games: usize,
+    /// Play only these pairs of the ballot, numbered from 1 as the PDN
+    /// `Round` tags number them (`1-8,12`): one machine's share of a match
+    /// spread over a cluster (scripts/ray/match.py). Each pair plays the
+    /// same opening with the same seeds as in the whole match; with
+    /// `--resume` and every listed pair in the PDN file, nothing is played
+    /// and the report (and the SPRT, in pair order) covers those pairs.
+    #[arg(long, value_name = "LIST")]
+    pairs: Option<String>,
     /// Fix this player's rating in the table: NAME=ELO (default: random=0,
     /// else ab:depth=1=0, else the first name in order).
     #[arg(long, value_name = "NAME=ELO")]
@@ -44,7 +54,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     let specs = vec![first[0].clone(), second[0].clone()];
     let anchor = anchor(args.anchor.as_deref())?;
-    let settings = args.play.settings(args.games)?;
+    let mut settings = args.play.settings(args.games)?;
+    if let Some(list) = &args.pairs {
+        let only = parse_pair_list(list, settings.pairs()).map_err(|e| anyhow!(e))?;
+        settings.only_pairs = Some(only);
+    }
     // One pairing, at the seed given.
     let pairing = Pairing {
         first: 0,
