@@ -443,6 +443,7 @@ function chart(title, series, options = {}) {
 }
 
 async function showRun(name) {
+  window.history.replaceState(null, '', `#runs/${encodeURIComponent(name)}`);
   const box = $('run-detail');
   box.textContent = 'Loading…';
   try {
@@ -493,10 +494,23 @@ async function listRuns() {
 
 // ------------------------------------------------------------------ wiring
 
+const TABS = ['play', 'games', 'runs'];
+
 function showTab(name) {
   document.querySelectorAll('.tab').forEach((t) => t.classList.toggle('active', t.dataset.tab === name));
-  ['play', 'games', 'runs'].forEach((p) => { $('panel-' + p).hidden = p !== name; });
+  TABS.forEach((p) => { $('panel-' + p).hidden = p !== name; });
   if (name === 'runs') listRuns();
+  // The address names what is shown, so it can be shared or reloaded.
+  const here = window.location.pathname + window.location.search;
+  window.history.replaceState(null, '', name === 'play' ? here : `${here}#${name}`);
+}
+
+// Deep links: #games, #runs, and #runs/NAME for one run's curves.
+function openFromHash() {
+  const [tab, ...rest] = decodeURIComponent(window.location.hash.slice(1)).split('/');
+  if (!TABS.includes(tab)) return;
+  showTab(tab);
+  if (tab === 'runs' && rest.length) showRun(rest.join('/'));
 }
 
 function wire() {
@@ -568,6 +582,8 @@ async function main() {
   $('server-line').textContent = `${engines.length ? engines[0][1] : 'no engine'}${S.info.tablebase ? ' · tablebases' : ''}`;
   listServerFiles().catch((e) => showError(e.message));
   await setGame('', [], 0);
+  openFromHash();
+  window.addEventListener('hashchange', openFromHash);
   document.body.dataset.ready = '1';
 }
 

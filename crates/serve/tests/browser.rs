@@ -277,6 +277,16 @@ fn flip_and_visit_runs(browser: &Browser, shots: &Path, game_moves: &[String]) {
         "document.getElementById('runs-note').textContent.startsWith('No runs yet')",
         "the runs tab saying there are no runs yet",
     );
+    // The address names the tab shown, and a link to a tab opens it.
+    assert_eq!(js(browser, "return window.location.hash"), json!("#runs"));
+    click(browser, ".tab[data-tab='play']");
+    assert_eq!(js(browser, "return window.location.hash"), json!(""));
+    js(browser, "window.location.hash = '#runs'; return 1");
+    wait_for(
+        browser,
+        "!document.getElementById('panel-runs').hidden && document.getElementById('panel-play').hidden",
+        "a #runs link opening the runs tab",
+    );
 }
 
 fn js(browser: &Browser, script: &str) -> Value {
