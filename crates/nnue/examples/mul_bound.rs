@@ -1,0 +1,129 @@
+//! What this CPU's vector multipliers allow an incremental evaluation, for
+//! docs/BENCHMARKS.md: the throughput of the two AVX2 instructions the
+//! dense layers are made of (`vpmaddubsw`, `vpmaddwd`), each timed in a
+//! loop of eight independent instructions (no instruction waits for
+//! another, so the loop runs at the multipliers' rate), then the least
+//! time the first dense layer can take for each feature-transformer width:
+//! the multiplies it issues (per group of four non-zero inputs and eight
+//! outputs, 1.5 with paired groups) at that rate, nothing else counted.
+//!
+//! `cargo run --release -p shashki-nnue --example mul_bound -- [NONZERO]`:
+//! NONZERO is the share of the first layer's input groups that are not all
+//! zero (default 0.8875: 56.8 of 64 for `nnue-data-2h`, measured).
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::asm;
+    use std::arch::x86_64::{__m256i, _mm256_set1_epi8};
+    use std::time::Instant;
+
+    /// Nanoseconds per instruction of `body` (eight independent ones per
+    /// loop turn), best of five runs of `turns` turns.
+    fn time(turns: u64, body: unsafe fn(u64, __m256i, __m256i)) -> f64 {
+        // SAFETY: AVX2 was detected by the caller; set1 needs nothing.
+        let (x, w) = unsafe { (_mm256_set1_epi8(3), _mm256_set1_epi8(5)) };
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                // SAFETY: the loop only touches registers.
+                unsafe { body(turns, x, w) };
+                start.elapsed().as_secs_f64() * 1e9 / (turns * 8) as f64
+            })
+            .fold(f64::MAX, f64::min)
+    }
+
+    /// Eight independent `vpmaddubsw` a turn.
+    #[target_feature(enable = "avx2")]
+    unsafe fn maddubs(turns: u64, x: __m256i, w: __m256i) {
+        // SAFETY: registers only; `turns` > 0.
+        unsafe {
+            asm!(
+                "2:",
+                "vpmaddubsw {a0}, {x}, {w}", "vpmaddubsw {a1}, {x}, {w}",
+                "vpmaddubsw {a2}, {x}, {w}", "vpmaddubsw {a3}, {x}, {w}",
+                "vpmaddubsw {a4}, {x}, {w}", "vpmaddubsw {a5}, {x}, {w}",
+                "vpmaddubsw {a6}, {x}, {w}", "vpmaddubsw {a7}, {x}, {w}",
+                "dec {n}", "jnz 2b",
+                n = inout(reg) turns => _, x = in(ymm_reg) x, w = in(ymm_reg) w,
+                a0 = out(ymm_reg) _, a1 = out(ymm_reg) _, a2 = out(ymm_reg) _, a3 = out(ymm_reg) _,
+                a4 = out(ymm_reg) _, a5 = out(ymm_reg) _, a6 = out(ymm_reg) _, a7 = out(ymm_reg) _,
+                options(nomem, nostack),
+            );
+        }
+    }
+
+    /// Eight independent `vpmaddwd` a turn.
+    #[target_feature(enable = "avx2")]
+    unsafe fn madd(turns: u64, x: __m256i, w: __m256i) {
+        // SAFETY: registers only; `turns` > 0.
+        unsafe {
+            asm!(
+                "2:",
+                "vpmaddwd {a0}, {x}, {w}", "vpmaddwd {a1}, {x}, {w}",
+                "vpmaddwd {a2}, {x}, {w}", "vpmaddwd {a3}, {x}, {w}",
+                "vpmaddwd {a4}, {x}, {w}", "vpmaddwd {a5}, {x}, {w}",
+                "vpmaddwd {a6}, {x}, {w}", "vpmaddwd {a7}, {x}, {w}",
+                "dec {n}", "jnz 2b",
+                n = inout(reg) turns => _, x = in(ymm_reg) x, w = in(ymm_reg) w,
+                a0 = out(ymm_reg) _, a1 = out(ymm_reg) _, a2 = out(ymm_reg) _, a3 = out(ymm_reg) _,
+                a4 = out(ymm_reg) _, a5 = out(ymm_reg) _, a6 = out(ymm_reg) _, a7 = out(ymm_reg) _,
+                options(nomem, nostack),
+            );
+        }
+    }
+
+    /// Four of each a turn, interleaved (as the paired kernel issues them:
+    /// two `maddubs` to one `madd`, here one to one).
+    #[target_feature(enable = "avx2")]
+    unsafe fn mixed(turns: u64, x: __m256i, w: __m256i) {
+        // SAFETY: registers only; `turns` > 0.
+        unsafe {
+            asm!(
+                "2:",
+                "vpmaddubsw {a0}, {x}, {w}", "vpmaddwd {a1}, {x}, {w}",
+                "vpmaddubsw {a2}, {x}, {w}", "vpmaddwd {a3}, {x}, {w}",
+                "vpmaddubsw {a4}, {x}, {w}", "vpmaddwd {a5}, {x}, {w}",
+                "vpmaddubsw {a6}, {x}, {w}", "vpmaddwd {a7}, {x}, {w}",
+                "dec {n}", "jnz 2b",
+                n = inout(reg) turns => _, x = in(ymm_reg) x, w = in(ymm_reg) w,
+                a0 = out(ymm_reg) _, a1 = out(ymm_reg) _, a2 = out(ymm_reg) _, a3 = out(ymm_reg) _,
+                a4 = out(ymm_reg) _, a5 = out(ymm_reg) _, a6 = out(ymm_reg) _, a7 = out(ymm_reg) _,
+                options(nomem, nostack),
+            );
+        }
+    }
+
+    pub fn run(nonzero: f64) {
+        if !std::is_x86_feature_detected!("avx2") {
+            println!("no AVX2 here: nothing to measure");
+            return;
+        }
+        let turns = 50_000_000;
+        let [ubs, wd, mix] = [maddubs as unsafe fn(_, _, _), madd, mixed].map(|f| time(turns, f));
+        println!("vpmaddubsw: {ubs:.3} ns each ({:.2} a ns)", 1.0 / ubs);
+        println!("vpmaddwd:   {wd:.3} ns each ({:.2} a ns)", 1.0 / wd);
+        println!("mixed:      {mix:.3} ns each ({:.2} a ns)", 1.0 / mix);
+        println!("first dense layer (2 ft -> 32), {nonzero:.4} of its groups non-zero, paired:");
+        for ft in [128usize, 256, 512] {
+            let groups = (2 * ft / 4) as f64 * nonzero;
+            // Per group and register of eight outputs: one maddubs, and one
+            // madd per two groups.
+            let (bytes, words) = (groups * 4.0, groups * 4.0 / 2.0);
+            // The two share the multipliers: the mixed loop's rate.
+            let least = (bytes + words) * mix;
+            println!(
+                "  ft {ft}: {bytes:.0} vpmaddubsw + {words:.0} vpmaddwd, at least {least:.0} ns"
+            );
+        }
+    }
+}
+
+fn main() {
+    let nonzero = std::env::args()
+        .nth(1)
+        .map_or(0.8875, |a| a.parse().expect("NONZERO: a share such as 0.9"));
+    #[cfg(target_arch = "x86_64")]
+    x86::run(nonzero);
+    #[cfg(not(target_arch = "x86_64"))]
+    println!("x86_64 only (share {nonzero})");
+}
