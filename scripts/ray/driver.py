@@ -550,6 +550,15 @@ def log(line: str) -> None:
             f.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}\n")
 
 
+def connect(address: str) -> None:
+    """Joins the Ray cluster at `address` ('auto', HOST:PORT), or starts
+    one on this machine for 'local'."""
+    if address == "local":
+        ray.init(include_dashboard=False, logging_level="WARNING")
+    else:
+        ray.init(address=address, logging_level="WARNING")
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--config", default="configs/cpu.toml", help="run configuration (a resumed run keeps its saved one)")
@@ -595,10 +604,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     try:
-        if args.address == "local":
-            ray.init(include_dashboard=False, logging_level="WARNING")
-        else:
-            ray.init(address=args.address, logging_level="WARNING")
+        connect(args.address)
     except (ConnectionError, RuntimeError, ValueError) as e:
         log(f"cannot reach the Ray cluster at {args.address}: {e}")
         return 2

@@ -350,10 +350,7 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
 
 def main(argv: list[str]) -> int:
     args, passthrough = parse_args(argv)
-    if args.address == "local":
-        ray.init(include_dashboard=False, logging_level="WARNING")
-    else:
-        ray.init(address=args.address, logging_level="WARNING")
+    driver.connect(args.address)
     try:
         return run(args, passthrough)
     except DriverError as e:

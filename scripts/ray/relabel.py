@@ -157,10 +157,7 @@ def run(args: argparse.Namespace, relabel_args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     args, relabel_args = parse_args(argv)
-    if args.address == "local":
-        ray.init(include_dashboard=False, logging_level="WARNING")
-    else:
-        ray.init(address=args.address, logging_level="WARNING")
+    driver.connect(args.address)
     try:
         return run(args, relabel_args)
     finally:

@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import pytest
-from ray.cluster_utils import Cluster
 
 sys.path.insert(0, str(Path(__file__).parent))
 from driver import chunk_net_step, check_chunk  # noqa: E402
@@ -92,17 +91,6 @@ def wait_for(predicate, timeout: float, what: str) -> None:
     while not predicate():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.2)
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """Three nodes of one CPU each: a head and two workers."""
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
-    for _ in range(2):
-        c.add_node(num_cpus=1)
-    c.wait_for_nodes()
-    yield c
-    c.shutdown()
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 
 import pytest
-from ray.cluster_utils import Cluster
 
 sys.path.insert(0, str(Path(__file__).parent))
 from match import finished_pairs, game_key, split_games  # noqa: E402
@@ -73,16 +72,6 @@ def local_match(pdn: Path, json_out: Path, *extra: str, games: int = GAMES, firs
 def figures(json_path: Path) -> dict:
     report = json.loads(json_path.read_text())["matches"][0]
     return {k: report[k] for k in ("games", "wdl", "pentanomial", "sprt")}
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
-    for _ in range(2):
-        c.add_node(num_cpus=1)
-    c.wait_for_nodes()
-    yield c
-    c.shutdown()
 
 
 @pytest.fixture(scope="module")
