@@ -28,10 +28,21 @@ case $1 in
     gen=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['generation'])" $state)
     cp $D/nets/run4h/$MARK.shzk $B/checkpoints/$(printf 'ckpt-%09d.shzk' $step)
     cp $state $B/checkpoints/$(printf 'ckpt-%09d.state.json' $step)
-    # The chunks of generations up to the mark (hard links: chunks are never rewritten).
-    for f in $BASE/data/chunk-*.shzc; do
-      g=$(basename $f | cut -d- -f3); [ $((10#$g)) -le $gen ] && ln $f $B/data/
-    done
+    # The chunks written before the mark's net (hard links: chunks are never
+    # rewritten). A chunk's name starts with its writing time in ns
+    # (chunk-NANOS-PID-COUNTER-SALT); the mark's file in the base run keeps
+    # the time it was written. Their games must be the mark's count.
+    python3 - $BASE/data $BASE/checkpoints/$MARK.shzk $B/data <<'PY'
+import os, sys
+data, mark, out = sys.argv[1:]
+limit = os.stat(mark).st_mtime_ns
+for name in sorted(os.listdir(data)):
+    if name.startswith("chunk-") and int(name.split("-")[1]) <= limit:
+        os.link(os.path.join(data, name), os.path.join(out, name))
+PY
+    games=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['games'])" $state)
+    chunks=$(ls $B/data | wc -l)
+    [ $((chunks * 64)) -eq $games ] || { echo "$chunks chunks for $games games" >&2; exit 1; }
     shift 2
     python3 - $BASE/config.toml $B/config.toml "$@" <<'PY'
 import re, sys
