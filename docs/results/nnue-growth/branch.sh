@@ -6,7 +6,8 @@
 #                                              # at 2 hours (net, optimizer, counters,
 #                                              # its window of chunks) with the config edited;
 #                                              # nnue.ft=N widens the net (shashki nnue-widen)
-#   branch.sh train NAME                       # trains it to 3 hours of run time (resumable)
+#   branch.sh train NAME                       # trains it to 3 hours of run time (resumable;
+#                                              # its log kept as logs/from2h-NAME-train.log)
 #   branch.sh rate NAME                        # 400 games at 100 ms against run4h's 3-hour
 #                                              # net, seed 54, unbalanced book, 5-piece tables
 # SHASHKI=BINARY as in run4h.sh.
@@ -66,7 +67,7 @@ PY
     diff $BASE/config.toml $B/config.toml || true;;
   train)
     $S train --config $B/config.toml --run-dir $B --seconds 10800 --plain 2>&1 | stamp >> $B.log
-    cp $B.log $D/logs/;;
+    cp $B.log $D/logs/from2h-$name-train.log;;
   rate)
     net=$(ls $B/checkpoints/ckpt-*.shzk | tail -1)
     base=$BASE/checkpoints/time-10800s.shzk; [ -f $base ] || base=$D/nets/run4h/time-10800s.shzk
