@@ -42,8 +42,9 @@ for name in sorted(os.listdir(data)):
         os.link(os.path.join(data, name), os.path.join(out, name))
 PY
     games=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['games'])" $state)
+    per=$(python3 -c "import sys,tomllib; print(tomllib.load(open(sys.argv[1],'rb'))['selfplay']['games_per_chunk'])" $BASE/config.toml)
     chunks=$(ls $B/data | wc -l)
-    [ $((chunks * 64)) -eq $games ] || { echo "$chunks chunks for $games games" >&2; exit 1; }
+    [ $((chunks * per)) -eq $games ] || { echo "$chunks chunks of $per games for $games games" >&2; exit 1; }
     shift 2
     python3 - $BASE/config.toml $B/config.toml "$@" <<'PY'
 import re, sys
