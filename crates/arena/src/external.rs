@@ -11,9 +11,9 @@
 //! the game ends.
 
 use crate::player::{Player, PlayerFailure};
+use shashki_protocol::line::{Command, Reply};
 use shashki_rules::{Game, Move};
 use shashki_search::SearchLimits;
-use shashki_search::protocol::{Command, Reply};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

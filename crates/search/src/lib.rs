@@ -15,18 +15,16 @@
 //!   [`batching`]: many threads' calls merged into one batch; [`cache`]: a
 //!   bounded evaluation cache shared by searches.
 //! - [`tablebase`]: the endgame tablebases as both searches see them.
-//! - [`protocol`]: the engine line protocol, server and client side;
-//!   [`hub`]: the draughts world's Hub protocol (v2), engine side.
+//!
+//! The protocols that drive these engines live in `shashki-protocol`.
 
 pub mod alphabeta;
 pub mod batching;
 pub mod cache;
 pub mod engine;
 pub mod evaluator;
-pub mod hub;
 pub mod limits;
 pub mod mcts;
-pub mod protocol;
 pub mod ranges;
 pub mod stand_ins;
 pub mod tablebase;

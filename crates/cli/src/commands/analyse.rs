@@ -3,8 +3,8 @@
 
 use crate::engine_choice::{EngineArgs, LimitArgs};
 use anyhow::{Context, Result};
+use shashki_protocol::line::Info;
 use shashki_rules::{Game, Move, Position};
-use shashki_search::protocol::Info;
 
 /// Options of `shashki analyse`.
 #[derive(clap::Args)]

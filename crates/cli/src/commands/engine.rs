@@ -3,7 +3,7 @@
 
 use crate::engine_choice::EngineArgs;
 use anyhow::Result;
-use shashki_search::protocol::serve;
+use shashki_protocol::line::serve;
 
 /// Options of `shashki engine`.
 #[derive(clap::Args)]

@@ -4,7 +4,7 @@
 
 use crate::engine_choice::EngineArgs;
 use anyhow::Result;
-use shashki_search::hub::{Identity, serve_hub};
+use shashki_protocol::hub::{Identity, serve_hub};
 
 /// Options of `shashki hub`.
 #[derive(clap::Args)]

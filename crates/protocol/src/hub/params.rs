@@ -2,8 +2,8 @@
 //! (`set-param`).
 
 use super::syntax::Line;
-use crate::limits::MOVE_OVERHEAD;
-use crate::protocol::ProtocolError;
+use crate::ProtocolError;
+use shashki_search::limits::MOVE_OVERHEAD;
 use std::time::Duration;
 
 /// The only variant this engine plays: the `variant` parameter's one value.

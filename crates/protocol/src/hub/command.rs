@@ -2,9 +2,10 @@
 //! a `level` sets.
 
 use super::syntax::Line;
-use crate::limits::{MOVE_OVERHEAD, SearchLimits};
-use crate::protocol::ProtocolError;
+use crate::ProtocolError;
 use shashki_rules::Color;
+use shashki_search::SearchLimits;
+use shashki_search::limits::MOVE_OVERHEAD;
 use std::time::Duration;
 
 /// What `go` asks for.

@@ -2,8 +2,8 @@
 
 use super::notation::format_move;
 use super::syntax::Line;
-use crate::engine::{Score, SearchReport};
 use shashki_rules::{Move, Position};
+use shashki_search::{Score, SearchReport};
 
 /// Hub scores are in men; a won game is 100 men less a hundredth per ply
 /// to the end, the way Scan (and pydraughts, which reads anything above 90

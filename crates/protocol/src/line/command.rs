@@ -1,8 +1,8 @@
 //! Commands sent to an engine, parsed from and printed to protocol lines.
 
-use super::ProtocolError;
-use crate::limits::SearchLimits;
+use crate::ProtocolError;
 use shashki_rules::{Move, Position};
+use shashki_search::SearchLimits;
 use std::fmt;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
+use shashki_protocol::line::{Command, Reply, serve};
 use shashki_search::AlphaBeta;
-use shashki_search::protocol::{Command, Reply, serve};
 use std::io::Cursor;
 
 /// Words and tokens the protocol uses, and some it does not.

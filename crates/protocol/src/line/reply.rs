@@ -1,8 +1,8 @@
 //! Replies an engine writes, parsed from and printed to protocol lines.
 
-use super::ProtocolError;
-use crate::engine::{Score, SearchReport};
+use crate::ProtocolError;
 use shashki_rules::Move;
+use shashki_search::{Score, SearchReport};
 use std::fmt;
 
 /// An `info` line: search progress. Every field is optional.

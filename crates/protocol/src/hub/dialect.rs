@@ -1,6 +1,5 @@
-//! The engine side of Hub: reads the GUI's lines, keeps the position, the
-//! level and the parameters, runs searches on a thread of their own and
-//! writes `info` / `done`.
+//! The engine side of Hub, on the session core: keeps the position, the
+//! level and the parameters, and writes `info` / `done` for each search.
 //!
 //! During a search only `ping`, `ponder-hit` and `stop` are read (Hub's
 //! rule); anything else gets an `error` line and is dropped. A search
@@ -13,14 +12,11 @@ use super::notation::{parse_move, parse_position};
 use super::params::Params;
 use super::report::{done_line, info_line};
 use super::syntax::Line;
-use crate::engine::Engine;
-use crate::limits::SearchLimits;
-use crate::protocol::{Answered, Input, ProtocolError, SearchThread, spawn_line_reader};
+use crate::ProtocolError;
+use crate::session::{self, Dialect, Out, Route, Search, send};
 use shashki_rules::{Color, Game, Position};
+use shashki_search::{Engine, SearchLimits, SearchReport};
 use std::io::{self, BufRead, Write};
-use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::thread::Scope;
 use std::time::Instant;
 
 /// Who the engine says it is in its `id` line.
@@ -58,9 +54,7 @@ pub fn serve_hub<W: Write + Send>(
     input: impl BufRead + Send + 'static,
     mut output: W,
 ) -> io::Result<()> {
-    let lines = spawn_line_reader(input);
-    let out = Mutex::new(&mut output);
-    let mut session = Session {
+    let mut dialect = HubDialect {
         identity,
         params: Params::default(),
         game: Some(Game::new(Position::startpos())),
@@ -68,14 +62,11 @@ pub fn serve_hub<W: Write + Send>(
         ponder: None,
         deadline: None,
     };
-    match std::thread::scope(|scope| session.run(SearchThread::new(engine), &lines, &out, scope)) {
+    match session::run(&mut dialect, engine, input, &mut output) {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         result => result,
     }
 }
-
-/// The output, shared by the command loop and the search thread.
-type Out<'o, W> = Mutex<&'o mut W>;
 
 /// What a ponder search needs at `ponder-hit` to start its clock.
 struct PonderClock {
@@ -83,16 +74,7 @@ struct PonderClock {
     side: Color,
 }
 
-/// What the command loop waits for next.
-enum Next {
-    Input(Input),
-    /// The time a `ponder-hit` granted is over.
-    Deadline,
-    /// The input is closed.
-    End,
-}
-
-struct Session<'i> {
+struct HubDialect<'i> {
     identity: &'i Identity,
     params: Params,
     /// The position to search; `None` after a refused `pos`.
@@ -105,83 +87,54 @@ struct Session<'i> {
     deadline: Option<Instant>,
 }
 
-impl Session<'_> {
-    fn run<'scope, 'e: 'scope, W: Write + Send>(
-        &mut self,
-        mut search: SearchThread<'scope, 'e>,
-        lines: &Receiver<Input>,
-        out: &'scope Out<'_, W>,
-        scope: &'scope Scope<'scope, '_>,
-    ) -> io::Result<()> {
-        loop {
-            let input = match self.next_event(lines) {
-                Next::Input(input) => input,
-                Next::Deadline => {
-                    search.stop();
-                    self.deadline = None;
-                    continue;
-                }
-                Next::End => {
-                    search.stop();
-                    return self.join(&mut search);
-                }
+impl Dialect for HubDialect<'_> {
+    type Command = Command;
+
+    fn parse(&self, text: &str) -> Result<Option<(String, Command)>, String> {
+        let parsed = || -> Result<Option<(String, Command)>, ProtocolError> {
+            let Some(line) = Line::parse(text)? else {
+                return Ok(None);
             };
-            let (word, command) = match read_command(input) {
-                Ok(Some(parsed)) => parsed,
-                Ok(None) => continue,
-                Err(err) => {
-                    send(out, &error_line(&err.message))?;
-                    continue;
-                }
-            };
-            let searching = search.searching();
-            match command {
-                Command::Ping => send(out, &Line::new("pong"))?,
-                Command::Stop => {
-                    search.stop();
-                    self.join(&mut search)?;
-                }
-                Command::Quit => {
-                    search.stop();
-                    return self.join(&mut search);
-                }
-                Command::PonderHit => self.ponder_hit(searching),
-                _ if searching => send(
-                    out,
-                    &error_line(&format!(
-                        "{word} during a search: only ping, ponder-hit and stop are read \
-                         then (send stop first)"
-                    )),
-                )?,
-                Command::Go(mode) => {
-                    self.join(&mut search)?;
-                    self.start(mode, &mut search, out, scope)?;
-                }
-                command => {
-                    self.join(&mut search)?;
-                    self.respond(command, search.engine()?, out)?;
-                }
-            }
+            let command = Command::parse(&line)?;
+            Ok(Some((line.command, command)))
+        };
+        parsed().map_err(|err| err.message)
+    }
+
+    fn error(&self, message: &str) -> String {
+        Line::new("error").with("message", message).to_string()
+    }
+
+    fn route(&self, word: &str, command: &Command, searching: bool) -> Route {
+        match command {
+            Command::Stop => Route::Stop,
+            Command::Quit => Route::Quit,
+            Command::Ping | Command::PonderHit => Route::Now,
+            _ if searching => Route::Refuse(format!(
+                "{word} during a search: only ping, ponder-hit and stop are read \
+                 then (send stop first)"
+            )),
+            Command::Go(_) => Route::Go,
+            _ => Route::Engine,
         }
     }
 
-    fn next_event(&self, lines: &Receiver<Input>) -> Next {
-        let Some(deadline) = self.deadline else {
-            return lines.recv().map_or(Next::End, Next::Input);
-        };
-        match lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(input) => Next::Input(input),
-            Err(RecvTimeoutError::Timeout) => Next::Deadline,
-            Err(RecvTimeoutError::Disconnected) => Next::End,
+    fn answer_now(&mut self, command: Command, searching: bool, out: &Out<'_>) -> io::Result<()> {
+        match command {
+            Command::PonderHit => {
+                self.ponder_hit(searching);
+                Ok(())
+            }
+            _ => send(out, &Line::new("pong")),
         }
     }
 
     /// Answers the commands that do not search.
-    fn respond<W: Write>(
+    fn respond(
         &mut self,
         command: Command,
         engine: &mut dyn Engine,
-        out: &Out<'_, W>,
+        out: &Out<'_>,
     ) -> io::Result<()> {
         match command {
             Command::Hub => {
@@ -194,24 +147,24 @@ impl Session<'_> {
             Command::Init => send(out, &Line::new("ready"))?,
             Command::SetParam { name, value } => {
                 if let Err(err) = self.params.set(&name, &value) {
-                    send(out, &error_line(&err.message))?;
+                    send(out, &self.error(&err.message))?;
                 }
             }
             Command::Pos { position, moves } => {
                 self.level = Level::default();
                 match build_game(position.as_deref(), &moves) {
                     Ok(game) => self.game = Some(game),
-                    Err(err) => {
+                    Err(message) => {
                         // Searching the previous position instead would
                         // answer a move for the wrong game.
                         self.game = None;
-                        send(out, &error_line(&err.message))?;
+                        send(out, &self.error(&message))?;
                     }
                 }
             }
             Command::Level(level) => self.level = self.level.merged(level),
             Command::NewGame => engine.new_game(),
-            // Handled by the command loop.
+            // Routed elsewhere.
             Command::Go(_) | Command::PonderHit | Command::Stop | Command::Ping | Command::Quit => {
             }
         }
@@ -219,26 +172,28 @@ impl Session<'_> {
     }
 
     /// Starts the search `go` asks for; the level is used up.
-    fn start<'scope, 'e: 'scope, W: Write + Send>(
+    fn go(
         &mut self,
-        mode: Mode,
-        search: &mut SearchThread<'scope, 'e>,
-        out: &'scope Out<'_, W>,
-        scope: &'scope Scope<'scope, '_>,
-    ) -> io::Result<()> {
+        command: Command,
+        can_stop: bool,
+        out: &Out<'_>,
+    ) -> io::Result<Option<Search>> {
+        let Command::Go(mode) = command else {
+            unreachable!("only go is routed here")
+        };
         let level = std::mem::take(&mut self.level);
         let Some(game) = self.game.clone() else {
             send(
                 out,
-                &error_line("go: no position to search (the last pos was refused)"),
+                &self.error("go: no position to search (the last pos was refused)"),
             )?;
             send(out, &done_line(None, None, &[]))?;
-            return Ok(());
+            return Ok(None);
         };
         if game.legal_moves().is_empty() {
-            send(out, &error_line("go: the side to move has no legal move"))?;
+            send(out, &self.error("go: the side to move has no legal move"))?;
             send(out, &done_line(None, None, &[]))?;
-            return Ok(());
+            return Ok(None);
         }
         let side = game.side_to_move();
         let mut limits = match mode {
@@ -247,20 +202,50 @@ impl Session<'_> {
             Mode::Analyze => level.limits(side, self.params.overhead),
             Mode::Ponder => level.ponder_limits(),
         };
-        if limits.infinite && !search.can_stop() {
+        if limits.infinite && !can_stop {
             send(
                 out,
-                &error_line("this engine cannot be stopped: searching with its default limits"),
+                &self.error("this engine cannot be stopped: searching with its default limits"),
             )?;
             limits = SearchLimits::default();
         }
         self.ponder = (mode == Mode::Ponder).then_some(PonderClock { level, side });
         self.deadline = None;
-        search.start(scope, move |engine, answered| {
-            search_and_answer(engine, &game, &limits, out, answered)
-        })
+        Ok(Some(Search {
+            game,
+            limits,
+            info: |progress: &SearchReport| info_line(progress).to_string(),
+            answer: |game: &Game, report: Option<&SearchReport>| {
+                match report {
+                    Some(report) => done_line(Some(game.position()), report.best_move, &report.pv),
+                    None => done_line(None, None, &[]),
+                }
+                .to_string()
+            },
+            answer_after_stop: false,
+        }))
     }
 
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    fn deadline_passed(&mut self) {
+        self.deadline = None;
+    }
+
+    /// The ponder clock and the deadline end with their search.
+    fn search_over(&mut self) {
+        self.deadline = None;
+        self.ponder = None;
+    }
+
+    fn stop_at_end(&self) -> bool {
+        true
+    }
+}
+
+impl HubDialect<'_> {
     /// `ponder-hit`: the clock of the level given with `go ponder` starts
     /// now; the search is stopped when its planned time is spent.
     fn ponder_hit(&mut self, searching: bool) {
@@ -272,85 +257,25 @@ impl Session<'_> {
             self.deadline = Some(Instant::now() + budget.soft);
         }
     }
-
-    /// Waits for the running search, if any: its ponder clock and
-    /// deadline end with it.
-    fn join<'s, 'e: 's>(&mut self, search: &mut SearchThread<'s, 'e>) -> io::Result<()> {
-        self.deadline = None;
-        self.ponder = None;
-        search.join()
-    }
-}
-
-/// The command of one input line and its first word; `None` for a blank line.
-fn read_command(input: Input) -> Result<Option<(String, Command)>, ProtocolError> {
-    let text = match input {
-        Input::Line(text) => text,
-        Input::NotUtf8 => return Err(ProtocolError::new("input line is not UTF-8")),
-    };
-    let Some(line) = Line::parse(&text)? else {
-        return Ok(None);
-    };
-    let command = Command::parse(&line)?;
-    Ok(Some((line.command, command)))
 }
 
 /// The game `pos` describes: `position` (the start when absent) and the
 /// moves played from it. Moves after an end by the draw rules are kept:
 /// the GUI decides when its game is over.
-fn build_game(position: Option<&str>, moves: &[String]) -> Result<Game, ProtocolError> {
-    let start = position.map_or(Ok(Position::startpos()), parse_position)?;
-    let mut game = Game::new(start);
-    for (i, text) in moves.iter().enumerate() {
-        let mv = parse_move(game.position(), text).map_err(|err| {
-            ProtocolError::new(format!("pos: move {} of moves=: {}", i + 1, err.message))
-        })?;
-        game.play(&mv);
-    }
-    Ok(game)
-}
-
-/// Runs one search, writing its progress as `info` and its result as `done`.
-fn search_and_answer<W: Write>(
-    engine: &mut dyn Engine,
-    game: &Game,
-    limits: &SearchLimits,
-    out: &Out<'_, W>,
-    answered: &Answered,
-) -> io::Result<()> {
-    let mut write_error = None;
-    let report = engine.go(game, limits, &mut |progress| {
-        if write_error.is_none()
-            && let Err(err) = send(out, &info_line(progress))
-        {
-            write_error = Some(err);
-        }
-    });
-    if let Some(err) = write_error {
-        return Err(err);
-    }
-    answered.mark();
-    send(
-        out,
-        &done_line(Some(game.position()), report.best_move, &report.pv),
-    )
-}
-
-fn error_line(message: &str) -> Line {
-    Line::new("error").with("message", message)
-}
-
-/// Writes one line and flushes it.
-fn send<W: Write>(out: &Out<'_, W>, line: &Line) -> io::Result<()> {
-    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-    writeln!(out, "{line}")?;
-    out.flush()
+fn build_game(position: Option<&str>, moves: &[String]) -> Result<Game, String> {
+    let start = position
+        .map_or(Ok(Position::startpos()), parse_position)
+        .map_err(|err| err.message)?;
+    session::replay(start, moves, |game, i, text| {
+        parse_move(game.position(), text)
+            .map_err(|err| format!("pos: move {} of moves=: {}", i + 1, err.message))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{AbConfig, AlphaBeta};
+    use shashki_search::{AbConfig, AlphaBeta};
     use std::io::{BufRead, BufReader, PipeReader, PipeWriter};
 
     /// A session on its own thread, talked to through pipes as a GUI would.

@@ -1,8 +1,8 @@
 //! The protocol server driven in memory, and its replies read back with the
 //! client-side parser (what the arena's engine client uses).
 
+use shashki_protocol::line::{Command, Reply, serve};
 use shashki_rules::{Game, Position};
-use shashki_search::protocol::{Command, Reply, serve};
 use shashki_search::{AlphaBeta, SearchLimits};
 use std::io::Cursor;
 

@@ -13,7 +13,7 @@
 //!   `9-13` (a3-b4); a capture is `from x to x captured x captured ...`
 //!   (`22x13x18`: c5 takes d6 ... ), the captured pieces in any order.
 
-use crate::protocol::ProtocolError;
+use crate::ProtocolError;
 use shashki_rules::{Color, Move, Piece, Position, Square};
 
 /// The number of `square` in Hub move text: a1 = 1, c1 = 2, ..., h8 = 32.

@@ -2,7 +2,7 @@
 //! double quotes when they hold a space or `=` or are empty (Scan 3.1's
 //! `protocol.txt`, "general syntax"). Both directions use it.
 
-use crate::protocol::ProtocolError;
+use crate::ProtocolError;
 use std::fmt;
 
 /// One argument: `name=value`, or a flag (`name` alone, `value` `None`).
