@@ -1,7 +1,12 @@
 //! Atomic file writes: a temporary file beside the target, fsync, rename, so
 //! a reader never sees a half-written file (PDN, checkpoint, chunk, ratings,
 //! plot). Its own crate at the bottom of the stack, because every stage
-//! writes files and none should reach into another's for it.
+//! writes files and none should reach into another's for it. [`FileError`]
+//! is the error of a file every stage's own error wraps.
+
+mod file_error;
+
+pub use file_error::FileError;
 
 use std::fs::{self, File};
 use std::io::{self, Write};

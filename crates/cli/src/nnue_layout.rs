@@ -7,14 +7,14 @@ use shashki_nnue::{Architecture, Stacks};
 #[derive(clap::Args, Clone, Debug)]
 pub struct NnueLayoutArgs {
     /// Accumulator width per perspective (a multiple of 16).
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = Architecture::default().ft)]
     pub ft: usize,
     /// Widths of the two hidden layers (the first a multiple of 32):
     /// `--hidden 64 32` or `--hidden 64,32`.
-    #[arg(long, num_args = 1..=2, value_delimiter = ',', default_values_t = [32, 32])]
+    #[arg(long, num_args = 1..=2, value_delimiter = ',', default_values_t = Architecture::default().hidden)]
     pub hidden: Vec<usize>,
     /// Output layer stacks by phase: single, phase4, pieces8.
-    #[arg(long, default_value = "single")]
+    #[arg(long, default_value_t = Architecture::default().stacks)]
     pub stacks: Stacks,
 }
 

@@ -1,27 +1,16 @@
 //! The one error type of the network crate.
 
+use shashki_atomic::FileError;
 use std::path::PathBuf;
 use thiserror::Error;
 
 /// What went wrong while building, loading, saving or running a network.
 #[derive(Debug, Error)]
 pub enum NetError {
-    /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
-    /// A file is not in the expected format (foreign, truncated or corrupt).
-    #[error("{path}: {reason}")]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        reason: String,
-    },
+    /// A file could not be read or written, or is not in the expected
+    /// format.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// A file holds a network of another architecture than the one asked for.
     #[error("{path}: architecture mismatch: the file holds {found}, expected {expected}")]
     ArchitectureMismatch {
@@ -71,17 +60,11 @@ pub enum NetError {
 impl NetError {
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> NetError {
-        NetError::Io {
-            path: path.into(),
-            source,
-        }
+        FileError::io(path, source).into()
     }
 
     /// A format error on `path`.
     pub fn format(path: impl Into<PathBuf>, reason: impl Into<String>) -> NetError {
-        NetError::Format {
-            path: path.into(),
-            reason: reason.into(),
-        }
+        FileError::format(path, reason).into()
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::desc::{BATCH_NORM_EPSILON, ConvBnDesc, ConvDesc, LinearDesc};
 use crate::error::NetError;
-use crate::layers::transpose;
+use shashki_tensor::transpose;
 use crate::weights::{NamedTensor, TensorMap};
 use burn::tensor::module::linear;
 use burn::tensor::{Device, Tensor, TensorData};

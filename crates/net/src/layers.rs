@@ -7,9 +7,10 @@
 use crate::desc::{BATCH_NORM_EPSILON, ConvDesc, LinearDesc};
 use crate::error::NetError;
 use crate::weights::{Init, NamedTensor, WeightSource};
-use burn::module::{Module, Param, ParamId, RunningState};
+use burn::module::{Module, Param, RunningState};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear};
 use burn::tensor::{Device, Tensor, TensorData};
+use shashki_tensor::transpose;
 
 /// First parameter id; the rest follow in build order.
 const PARAM_ID_BASE: u64 = 0x5348_4B5A_0000_0000;
@@ -58,24 +59,9 @@ impl<'a> Builder<'a> {
 
     /// A trainable parameter with the next fixed id.
     pub(crate) fn param<const D: usize>(&mut self, value: Tensor<D>) -> Param<Tensor<D>> {
-        let id = ParamId::from(PARAM_ID_BASE + self.next_id);
+        let id = PARAM_ID_BASE + self.next_id;
         self.next_id += 1;
-        let shape = value.shape();
-        let device = value.device();
-        Param::uninitialized(
-            id,
-            move |device, require_grad| {
-                let value = value.to_device(device);
-                if require_grad {
-                    value.require_grad()
-                } else {
-                    value
-                }
-            },
-            device,
-            true,
-            shape,
-        )
+        shashki_tensor::param(id, value)
     }
 
     /// A convolution's weight in the exported layout: He init without a
@@ -135,24 +121,9 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Row-major `[rows, cols]` -> `[cols, rows]`.
-pub(crate) fn transpose(data: &[f32], rows: usize, cols: usize) -> Vec<f32> {
-    let mut out = vec![0.0; data.len()];
-    for r in 0..rows {
-        for c in 0..cols {
-            out[c * rows + r] = data[r * cols + c];
-        }
-    }
-    out
-}
-
 /// A device tensor's values on the host.
 pub(crate) fn host<const D: usize>(tensor: Tensor<D>) -> Result<Vec<f32>, NetError> {
-    tensor
-        .into_data()
-        .convert::<f32>()
-        .try_into_vec::<f32>()
-        .map_err(|e| NetError::Tensor(format!("{e:?}")))
+    shashki_tensor::host(tensor).map_err(NetError::Tensor)
 }
 
 /// Appends `tensor` under `name`, shape as it is.

@@ -9,6 +9,7 @@ use shashki_net::{
     train_step,
 };
 use shashki_rules::DrawState;
+use shashki_atomic::FileError;
 use std::path::Path;
 
 fn evaluator(checkpoint: &Checkpoint) -> NetEvaluator {
@@ -178,7 +179,7 @@ fn bad_checkpoints_give_clear_errors() {
     assert!(load_error(&dir, "arch.ckpt", &wrong).contains("shape"));
     // Missing file.
     let err = Checkpoint::load(&dir.join("missing.ckpt")).unwrap_err();
-    assert!(matches!(err, NetError::Io { .. }));
+    assert!(matches!(err, NetError::File(FileError::Io { .. })));
     assert!(err.to_string().contains("missing.ckpt"));
 }
 

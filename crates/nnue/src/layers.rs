@@ -16,6 +16,16 @@ use crate::features::NUM_FEATURES;
 use crate::stacks::Stacks;
 use serde::{Deserialize, Serialize};
 
+/// The accumulator width is a multiple of this (the SIMD kernels' lanes).
+pub const FT_MULTIPLE: usize = 16;
+/// The widest accumulator.
+pub const FT_MAX: usize = 2048;
+/// The first hidden width is a multiple of this (the dense kernel's
+/// blocks); the second may be any width.
+pub const HIDDEN_MULTIPLE: usize = 32;
+/// The widest hidden layer.
+pub const HIDDEN_MAX: usize = 1024;
+
 /// Layer sizes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -40,24 +50,25 @@ impl Default for Architecture {
 }
 
 impl Architecture {
-    /// Checks the sizes the SIMD kernels need.
+    /// Checks the sizes the SIMD kernels need ([`FT_MULTIPLE`],
+    /// [`FT_MAX`], [`HIDDEN_MULTIPLE`], [`HIDDEN_MAX`]).
     pub fn validate(&self) -> Result<(), NnueError> {
         let fail = |what: String| Err(NnueError::Architecture(what));
-        if self.ft == 0 || !self.ft.is_multiple_of(16) || self.ft > 2048 {
+        if self.ft == 0 || !self.ft.is_multiple_of(FT_MULTIPLE) || self.ft > FT_MAX {
             return fail(format!(
-                "ft = {} must be a multiple of 16 in 16..=2048",
+                "ft = {} must be a multiple of {FT_MULTIPLE} in {FT_MULTIPLE}..={FT_MAX}",
                 self.ft
             ));
         }
-        if self.hidden[0] == 0 || !self.hidden[0].is_multiple_of(32) || self.hidden[0] > 1024 {
+        let h1 = self.hidden[0];
+        if h1 == 0 || !h1.is_multiple_of(HIDDEN_MULTIPLE) || h1 > HIDDEN_MAX {
             return fail(format!(
-                "hidden[0] = {} must be a multiple of 32 in 32..=1024",
-                self.hidden[0]
+                "hidden[0] = {h1} must be a multiple of {HIDDEN_MULTIPLE} in {HIDDEN_MULTIPLE}..={HIDDEN_MAX}"
             ));
         }
-        if self.hidden[1] == 0 || self.hidden[1] > 1024 {
+        if self.hidden[1] == 0 || self.hidden[1] > HIDDEN_MAX {
             return fail(format!(
-                "hidden[1] = {} must be in 1..=1024",
+                "hidden[1] = {} must be in 1..={HIDDEN_MAX}",
                 self.hidden[1]
             ));
         }

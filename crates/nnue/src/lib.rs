@@ -46,7 +46,7 @@ pub use error::NnueError;
 pub use file::{
     NnueModelJson, load_float, load_quantized, load_quantized_bytes, read_model_json, save_model,
 };
-pub use layers::{LAYERS, Layer, LayerId};
+pub use layers::{FT_MAX, FT_MULTIPLE, HIDDEN_MAX, HIDDEN_MULTIPLE, LAYERS, Layer, LayerId};
 pub use network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};
 pub use onnx::{NNUE_ONNX_FILE, check_nnue_onnx, export_nnue_onnx};
 pub use quant::QuantNet;

@@ -7,6 +7,8 @@
 
 use crate::error::NnueError;
 use crate::features::{FEATURE_LAYOUT, FEATURE_LAYOUT_VERSION, NUM_FEATURES};
+use crate::layers::LayerId;
+use shashki_tensor::transpose;
 use crate::network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};
 use shashki_onnx::{Attr, Dim, GraphBuilder, OnnxFile, TensorSig, proto::ModelProto};
 use std::path::{Path, PathBuf};
@@ -57,17 +59,6 @@ fn metadata(arch: &Architecture, step: u64) -> Vec<(String, String)> {
     .collect()
 }
 
-/// `[rows, cols]` row-major -> `[cols, rows]`.
-fn transpose(data: &[f32], rows: usize, cols: usize) -> Vec<f32> {
-    let mut out = vec![0.0; data.len()];
-    for r in 0..rows {
-        for c in 0..cols {
-            out[c * rows + r] = data[r * cols + c];
-        }
-    }
-    out
-}
-
 /// Bucket-major `[buckets * out, in]` -> `[buckets, in, out]` (a batched
 /// matrix product's right-hand side).
 fn stacked(data: &[f32], buckets: usize, dout: usize, din: usize) -> Vec<f32> {
@@ -88,8 +79,8 @@ pub fn nnue_onnx_model(net: &FloatNet, step: u64) -> ModelProto {
     g.weight("zero", &[], &[0.0]);
     g.weight("one", &[], &[1.0]);
     // Accumulators: [n, 2, 128] x [128, ft] -> [n, 2, ft], clipped, side by side.
-    let w = g.weight("ft.weight", &[NUM_FEATURES, ft], &net.ft.weight);
-    let bias = g.weight("ft.bias", &[ft], &net.ft.bias);
+    let w = g.weight(LayerId::Ft.weight_name(), &[NUM_FEATURES, ft], &net.ft.weight);
+    let bias = g.weight(LayerId::Ft.bias_name(), &[ft], &net.ft.bias);
     let acc = g.node("MatMul", &[&x, &w], vec![]);
     let acc = g.node("Add", &[&acc, &bias], vec![]);
     let acc = clip(&mut g, &acc);
@@ -97,11 +88,11 @@ pub fn nnue_onnx_model(net: &FloatNet, step: u64) -> ModelProto {
     let x0 = g.node("Reshape", &[&acc, &shape], vec![]);
     // Every stack's first layer at once: [n, 2 ft] -> [n, b * h1] -> [b, n, h1].
     let w = g.weight(
-        "l1.weight",
+        LayerId::L1.weight_name(),
         &[2 * ft, b * h1],
         &transpose(&net.l1.weight, b * h1, 2 * ft),
     );
-    let bias = g.weight("l1.bias", &[b * h1], &net.l1.bias);
+    let bias = g.weight(LayerId::L1.bias_name(), &[b * h1], &net.l1.bias);
     let x1 = g.node("Gemm", &[&x0, &w, &bias], vec![]);
     let x1 = clip(&mut g, &x1);
     let shape = g.ints("shape.stacks", &[3], &[-1, b as i64, h1 as i64]);
@@ -109,20 +100,20 @@ pub fn nnue_onnx_model(net: &FloatNet, step: u64) -> ModelProto {
     let x1 = g.node("Transpose", &[&x1], vec![Attr::Ints("perm", vec![1, 0, 2])]);
     // Each stack's own layers: batched products over the stacks.
     let w = g.weight(
-        "l2.weight",
+        LayerId::L2.weight_name(),
         &[b, h1, h2],
         &stacked(&net.l2.weight, b, h2, h1),
     );
-    let bias = g.weight("l2.bias", &[b, 1, h2], &net.l2.bias);
+    let bias = g.weight(LayerId::L2.bias_name(), &[b, 1, h2], &net.l2.bias);
     let x2 = g.node("MatMul", &[&x1, &w], vec![]);
     let x2 = g.node("Add", &[&x2, &bias], vec![]);
     let x2 = clip(&mut g, &x2);
     let w = g.weight(
-        "out.weight",
+        LayerId::Out.weight_name(),
         &[b, h2, 1],
         &stacked(&net.out.weight, b, 1, h2),
     );
-    let bias = g.weight("out.bias", &[b, 1, 1], &net.out.bias);
+    let bias = g.weight(LayerId::Out.bias_name(), &[b, 1, 1], &net.out.bias);
     let out = g.node("MatMul", &[&x2, &w], vec![]);
     let out = g.node("Add", &[&out, &bias], vec![]);
     // [b, n, 1] -> [n, b]

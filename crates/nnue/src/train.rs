@@ -10,10 +10,11 @@
 
 use crate::features::{NUM_FEATURES, PERSPECTIVES, active_features};
 use crate::layers::{LAYERS, Layer, LayerId};
+use shashki_tensor::{param, transpose};
 use crate::network::{Architecture, FloatNet};
 use crate::quant::FLOAT_WEIGHT_CLIP;
 use crate::stacks::Stacks;
-use burn::module::{Module, Param, ParamId};
+use burn::module::Module;
 use burn::nn::Linear;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::sigmoid;
@@ -94,25 +95,6 @@ impl NnueBatch {
     }
 }
 
-fn param<const D: usize>(id: u64, value: Tensor<D>) -> Param<Tensor<D>> {
-    let shape = value.shape();
-    let device = value.device();
-    Param::uninitialized(
-        ParamId::from(PARAM_ID_BASE + id),
-        move |device, require_grad| {
-            let value = value.to_device(device);
-            if require_grad {
-                value.require_grad()
-            } else {
-                value
-            }
-        },
-        device,
-        true,
-        shape,
-    )
-}
-
 /// Inputs and outputs of layer `id` as one burn `Linear` (its stacks side
 /// by side).
 fn burn_shape(id: LayerId, arch: &Architecture) -> (usize, usize) {
@@ -120,23 +102,10 @@ fn burn_shape(id: LayerId, arch: &Architecture) -> (usize, usize) {
     (input, id.copies(arch) * output)
 }
 
-/// Row-major `[rows, cols]` -> `[cols, rows]`.
-fn transpose(data: &[f32], rows: usize, cols: usize) -> Vec<f32> {
-    let mut out = vec![0.0; data.len()];
-    for r in 0..rows {
-        for c in 0..cols {
-            out[c * rows + r] = data[r * cols + c];
-        }
-    }
-    out
-}
 
+/// A tensor of the float model on the host (its data is always `f32`).
 fn host<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
-    tensor
-        .into_data()
-        .convert::<f32>()
-        .try_into_vec::<f32>()
-        .expect("float tensor data")
+    shashki_tensor::host(tensor).expect("float tensor data")
 }
 
 impl NnueModel {
@@ -157,8 +126,8 @@ impl NnueModel {
             let bias = Tensor::from_data(TensorData::new(layer.bias.clone(), [dout]), device);
             next += 2;
             Linear {
-                weight: param(next - 2, weight),
-                bias: Some(param(next - 1, bias)),
+                weight: param(PARAM_ID_BASE + next - 2, weight),
+                bias: Some(param(PARAM_ID_BASE + next - 1, bias)),
             }
         });
         NnueModel { ft, l1, l2, out }

@@ -54,8 +54,9 @@ pub fn widen(net: &FloatNet, ft: usize, seed: u64) -> Result<FloatNet, NnueError
             weight: l1_weight,
             bias: net.l1.bias.clone(),
         },
-        l2: net.l2.clone(),
-        out: net.out.clone(),
+        // The layers after the first dense one read nothing of the
+        // accumulator: kept as they are.
+        ..net.clone()
     })
 }
 

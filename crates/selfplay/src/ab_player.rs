@@ -23,7 +23,7 @@ use crate::ab_data::{
 use crate::config::{AB_GAMES_PER_THREAD, SelfPlayConfig};
 use crate::drawish::DrawishEval;
 use crate::error::SelfPlayError;
-use crate::finished::FinishedGame;
+use crate::finished::{FinishedGame, final_outcome, label_samples};
 use crate::pool::thread_pool;
 use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_TABLEBASE, FLAG_TREE, Sample};
 use crate::stats::SelfPlayStats;
@@ -317,37 +317,8 @@ fn finish(
     opening_plies: u32,
     tablebase: Option<GameResult>,
 ) -> FinishedGame {
-    let outcome = tablebase
-        .map(|result| Outcome {
-            result,
-            reason: EndReason::Adjudication,
-        })
-        .or(game.outcome())
-        .unwrap_or(Outcome {
-            // Unreachable: the loop ends only when the game is over.
-            result: GameResult::Draw,
-            reason: EndReason::Adjudication,
-        });
-    let extra_flags = match outcome.reason {
-        _ if tablebase.is_some() => FLAG_TABLEBASE,
-        EndReason::Adjudication => FLAG_ADJUDICATED,
-        _ => 0,
-    };
-    let final_ply = game.ply();
-    for s in &mut samples {
-        // A tree sample is off the game line: the game's result is not its.
-        if s.flags & FLAG_TREE == 0 {
-            s.result = match outcome.result.winner() {
-                None => 0,
-                Some(w) if w == s.position.side_to_move() => 1,
-                Some(_) => -1,
-            };
-        }
-        s.plies_left = final_ply
-            .saturating_sub(s.ply as usize)
-            .min(u16::MAX as usize) as u16;
-        s.flags |= extra_flags;
-    }
+    let outcome = final_outcome(&game, tablebase);
+    label_samples(&mut samples, &outcome, tablebase.is_some(), game.ply());
     FinishedGame {
         index,
         game,

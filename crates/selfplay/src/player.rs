@@ -24,7 +24,7 @@
 
 use crate::config::SelfPlayConfig;
 use crate::error::SelfPlayError;
-use crate::finished::FinishedGame;
+use crate::finished::{FinishedGame, final_outcome, label_samples};
 use crate::pool::thread_pool;
 use crate::round::{NetworkRound, RoundBuffers};
 use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_RESIGNED, FLAG_TABLEBASE, Sample};
@@ -480,35 +480,9 @@ fn finish_game(slot: Slot) -> FinishedGame {
     if let Some(side) = slot.resigned {
         game.resign(side);
     }
-    let tablebase = slot.tablebase.map(|result| Outcome {
-        result,
-        reason: EndReason::Adjudication,
-    });
-    let outcome = tablebase.or(game.outcome()).unwrap_or(Outcome {
-        // Unreachable: a slot is done only when its game is over.
-        result: GameResult::Draw,
-        reason: EndReason::Adjudication,
-    });
-    let final_ply = game.ply();
-    let extra_flags = match outcome.reason {
-        _ if tablebase.is_some() => FLAG_TABLEBASE,
-        EndReason::Resignation => FLAG_RESIGNED,
-        EndReason::Adjudication => FLAG_ADJUDICATED,
-        _ => 0,
-    };
+    let outcome = final_outcome(&game, slot.tablebase);
     let mut samples = slot.samples;
-    for s in &mut samples {
-        let side = s.position.side_to_move();
-        s.result = match outcome.result.winner() {
-            None => 0,
-            Some(w) if w == side => 1,
-            Some(_) => -1,
-        };
-        s.plies_left = final_ply
-            .saturating_sub(s.ply as usize)
-            .min(u16::MAX as usize) as u16;
-        s.flags |= extra_flags;
-    }
+    label_samples(&mut samples, &outcome, slot.tablebase.is_some(), game.ply());
     FinishedGame {
         index: slot.index,
         game,

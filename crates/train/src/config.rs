@@ -165,10 +165,12 @@ pub struct NnueSection {
 
 impl Default for NnueSection {
     fn default() -> Self {
+        // The layout's defaults are the NNUE crate's.
+        let arch = shashki_nnue::Architecture::default();
         NnueSection {
-            ft: 128,
-            hidden: vec![32, 32],
-            stacks: shashki_nnue::Stacks::Single,
+            ft: arch.ft,
+            hidden: arch.hidden.to_vec(),
+            stacks: arch.stacks,
             depth: 4,
             nodes: 0,
             lambda: 0.5,
@@ -648,8 +650,10 @@ const RUN_RANGES: &[KeyRange] = &[
     ("draw_rules.main_diagonal_plies", 1.0, 1000.0),
     ("draw_rules.few_pieces_plies", 1.0, 1000.0),
     ("draw_rules.max_plies", 1.0, 100_000.0),
-    ("nnue.ft", 16.0, 2048.0),
-    ("nnue.hidden", 1.0, 1024.0),
+    // The sizes the NNUE's kernels take (each hidden width on its own; the
+    // multiples are checked with the architecture).
+    ("nnue.ft", shashki_nnue::FT_MULTIPLE as f64, shashki_nnue::FT_MAX as f64),
+    ("nnue.hidden", 1.0, shashki_nnue::HIDDEN_MAX as f64),
     ("nnue.depth", 1.0, 64.0),
     ("nnue.nodes", 0.0, 1e12),
     ("nnue.lambda", 0.0, 1.0),

@@ -17,7 +17,7 @@ use crate::learning_side::Trainer;
 use crate::nnue_family::{NnueFamily, export_model};
 use crate::observer::{GenerationSummary, Observer, RunSummary};
 use crate::ratings::Rater;
-use crate::resume::{OpenRun, open_run};
+use crate::resume::OpenRun;
 use crate::run_dir::RunDir;
 use crate::seeds::session_seed;
 use shashki_net::Device;
@@ -30,10 +30,6 @@ use std::time::Instant;
 
 /// Options of a training run.
 pub struct TrainOptions {
-    /// The configuration asked for (a resumed run uses its saved one).
-    pub config: RunConfig,
-    /// The run directory.
-    pub run_dir: PathBuf,
     /// The device.
     pub device: Device,
     /// Overrides `[run] generations` (total generations, counting those
@@ -55,6 +51,7 @@ pub struct TrainOptions {
 /// sequential loop's, or the concurrent evaluator's), `rater` the
 /// concurrent loop's ratings (none: no evaluator).
 pub fn train<'j>(
+    open: OpenRun,
     options: TrainOptions,
     observer: &mut dyn Observer,
     gatekeeper: Option<&'j mut (dyn Gatekeeper + Send)>,
@@ -64,7 +61,8 @@ pub fn train<'j>(
         run,
         _lock,
         mut config,
-    } = open_run(&options.run_dir, &options.config, observer)?;
+        ..
+    } = open;
     if let Some(g) = options.generations {
         config.run.generations = g;
     }

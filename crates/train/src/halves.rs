@@ -216,7 +216,9 @@ pub struct LearnOptions {
 /// `shashki selfplay --model` picks them up (NNUE runs also export the
 /// newest network as `<run-dir>/model/`).
 pub fn learn(options: LearnOptions, observer: &mut dyn Observer) -> Result<RunSummary, RunError> {
-    let OpenRun { run, _lock, config } = open_run(&options.run_dir, &options.config, observer)?;
+    let OpenRun {
+        run, _lock, config, ..
+    } = open_run(&options.run_dir, &options.config, observer)?;
     match config.run.engine {
         EngineFamily::Mcts => learn_loop::<Learner>(&run, &config, &options, observer, |_| Ok(())),
         EngineFamily::Nnue => learn_loop::<NnueLearner>(&run, &config, &options, observer, |c| {

@@ -62,6 +62,7 @@ pub use halves::{LearnOptions, SelfPlayOptions, learn, selfplay};
 pub use net_learner::{Learner, StepReport};
 pub use observer::{GenerationSummary, Observer, RunSummary, Silent};
 pub use ratings::{AnchorResult, Rater, RatingPoint, RatingsLog};
+pub use resume::OpenRun;
 pub use replay::{RefreshReport, ReplaySettings, ReplayState, ReplayWindow};
 pub use run_dir::RunDir;
 pub use state::LearnerState;

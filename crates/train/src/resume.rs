@@ -11,21 +11,48 @@ use crate::observer::Observer;
 use crate::run_dir::{RunDir, RunLock};
 use crate::state::LearnerState;
 use shashki_net::Device;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A claimed run directory and the configuration it runs.
-pub(crate) struct OpenRun {
+/// A claimed run directory and the configuration it runs: opened once,
+/// read by whoever shows it (the command's banner), then handed to
+/// [`crate::train`].
+pub struct OpenRun {
     /// The directory.
-    pub run: RunDir,
+    pub(crate) run: RunDir,
     /// Held while the run goes on.
-    pub _lock: RunLock,
+    pub(crate) _lock: RunLock,
     /// The run's configuration (the one saved in it, if any).
-    pub config: RunConfig,
+    pub(crate) config: RunConfig,
+    /// Whether the directory held a run already.
+    resumed: bool,
 }
 
-/// Claims `run_dir` and settles its configuration: the one `asked` for on
-/// a new run, the saved one on a resumed run (a note says what differs).
+impl OpenRun {
+    /// Claims `run_dir` (its lock taken, what killed processes left
+    /// removed) and settles its configuration: the one `asked` for on a
+    /// new run, the saved one on a resumed run (a note says what differs).
+    pub fn open(
+        run_dir: &Path,
+        asked: &RunConfig,
+        observer: &mut dyn Observer,
+    ) -> Result<OpenRun, RunError> {
+        open_run(run_dir, asked, observer)
+    }
+
+    /// The configuration the run goes on with.
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    /// The file that configuration comes from: the run's saved copy when
+    /// it resumes, else `None` (the one asked for).
+    pub fn saved_config(&self) -> Option<PathBuf> {
+        self.resumed.then(|| self.run.config_path())
+    }
+}
+
+/// As [`OpenRun::open`].
 pub(crate) fn open_run(
     run_dir: &Path,
     asked: &RunConfig,
@@ -33,6 +60,7 @@ pub(crate) fn open_run(
 ) -> Result<OpenRun, RunError> {
     let run = RunDir::new(run_dir);
     let lock = claim_run_dir(&run, observer)?;
+    let resumed = run.exists();
     let (config, note) = run.prepare(asked)?;
     if let Some(note) = note {
         observer.message(&note);
@@ -41,6 +69,7 @@ pub(crate) fn open_run(
         run,
         _lock: lock,
         config,
+        resumed,
     })
 }
 

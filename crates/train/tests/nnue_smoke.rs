@@ -10,7 +10,7 @@ use shashki_selfplay::{Sample, list_chunks, read_chunk};
 use shashki_train::checkpoints::CheckpointStore;
 use shashki_train::nnue_family::{MODEL_DIR, target};
 use shashki_train::tblog::{event_files, read_scalars};
-use shashki_train::{RunConfig, RunDir, RunSummary, Silent, TrainOptions, train};
+use shashki_train::{OpenRun, RunConfig, RunDir, RunSummary, Silent, TrainOptions, train};
 use std::path::{Path, PathBuf};
 
 fn nnue_smoke_config() -> RunConfig {
@@ -20,9 +20,8 @@ fn nnue_smoke_config() -> RunConfig {
 
 fn run(dir: &Path, generations: u64) -> RunSummary {
     train(
+        OpenRun::open(dir, &nnue_smoke_config(), &mut Silent).unwrap(),
         TrainOptions {
-            config: nnue_smoke_config(),
-            run_dir: dir.to_path_buf(),
             device: shashki_net::device_from_name("cpu").unwrap(),
             generations: Some(generations),
             seconds: None,
@@ -132,9 +131,8 @@ fn a_label_model_gives_the_samples_its_values() {
     let mut config = nnue_smoke_config();
     config.nnue.label_model = Some(label_path.display().to_string());
     train(
+        OpenRun::open(&dir, &config, &mut Silent).unwrap(),
         TrainOptions {
-            config,
-            run_dir: dir.clone(),
             device: device.clone(),
             generations: Some(1),
             seconds: None,
@@ -177,9 +175,8 @@ fn a_time_budget_ends_the_run_counts_every_sitting_and_keeps_its_marks() {
     config.run.keep_every_seconds = 1;
     let sitting = |seconds: u64| {
         train(
+            OpenRun::open(&dir, &config, &mut Silent).unwrap(),
             TrainOptions {
-                config: config.clone(),
-                run_dir: dir.clone(),
                 device: shashki_net::device_from_name("cpu").unwrap(),
                 generations: Some(0),
                 seconds: Some(seconds),

@@ -7,14 +7,13 @@ use shashki_net::{Checkpoint, NetKind};
 use shashki_selfplay::{list_chunks, read_chunk};
 use shashki_train::checkpoints::CheckpointStore;
 use shashki_train::tblog::{event_files, read_scalars};
-use shashki_train::{RunConfig, RunDir, RunSummary, Silent, TrainOptions, train};
+use shashki_train::{OpenRun, RunConfig, RunDir, RunSummary, Silent, TrainOptions, train};
 
 /// One generation of `config` in `dir` on the CPU.
 fn one_generation(config: RunConfig, dir: &std::path::Path) -> RunSummary {
     train(
+        OpenRun::open(dir, &config, &mut Silent).unwrap(),
         TrainOptions {
-            config,
-            run_dir: dir.to_path_buf(),
             device: shashki_net::device_from_name("cpu").unwrap(),
             generations: Some(1),
             seconds: None,
@@ -95,9 +94,8 @@ fn a_second_run_resumes_and_continues_the_counters() {
     let dir = common::temp_dir("resume");
     let run = |generations| {
         train(
+            OpenRun::open(&dir, &common::smoke_config(), &mut Silent).unwrap(),
             TrainOptions {
-                config: common::smoke_config(),
-                run_dir: dir.clone(),
                 device: shashki_net::device_from_name("cpu").unwrap(),
                 generations: Some(generations),
                 seconds: None,

@@ -14,7 +14,7 @@ use shashki_net::device_from_name;
 use shashki_selfplay::available_cores;
 use shashki_train::concurrent::core_split;
 use shashki_train::config::{EngineFamily, RunMode};
-use shashki_train::{Rater, RunConfig, RunDir, TrainOptions};
+use shashki_train::{OpenRun, Rater, RunConfig, TrainOptions};
 use std::path::PathBuf;
 
 /// Options of `shashki train`.
@@ -78,25 +78,18 @@ fn training_line(config: &RunConfig) -> String {
     }
 }
 
-/// The configuration the run will use, for the banner: a resumed run keeps
-/// its saved `config.toml` whatever `--config` says, so name that one.
-fn running_config(args: &Args, given: &RunConfig) -> Result<(RunConfig, PathBuf)> {
-    let run_dir = RunDir::new(args.run_dir.clone());
-    if run_dir.exists() {
-        let saved = run_dir.config_path();
-        Ok((load_config(&saved)?, saved))
-    } else {
-        Ok((given.clone(), args.config.clone()))
-    }
-}
-
 /// Runs `shashki train`.
 pub fn run(args: Args) -> Result<()> {
-    let config = load_config(&args.config)?;
-    let (shown, shown_path) = running_config(&args, &config)?;
+    let asked = load_config(&args.config)?;
     let device = device_from_name(&args.run.device)?;
     let stop = stop_on_signals()?;
     let mut progress = args.run.progress();
+    // Opened once: a resumed run keeps its saved config.toml whatever
+    // --config says, and the banner names the one in force.
+    let run = OpenRun::open(&args.run_dir, &asked, &mut progress)
+        .with_context(|| format!("training in {}", args.run_dir.display()))?;
+    let shown = run.config();
+    let shown_path = run.saved_config().unwrap_or_else(|| args.config.clone());
     let net = match shown.run.engine {
         EngineFamily::Mcts => format!(
             "net {} {}x{}",
@@ -112,19 +105,17 @@ pub fn run(args: Args) -> Result<()> {
         args.run_dir.display(),
         shown_path.display(),
         args.run.device,
-        schedule_line(&shown),
+        schedule_line(shown),
         shown.selfplay.games_per_generation,
-        training_line(&shown),
+        training_line(shown),
     ));
     let mut gate = ArenaGate {
         device: args.run.device.clone(),
         pdn_dir: args.run_dir.join("gating"),
         gates: 0,
     };
-    let mut rater = ArenaRater::for_run(&shown, &args.run.device)?;
+    let mut rater = ArenaRater::for_run(shown, &args.run.device)?;
     let options = TrainOptions {
-        config,
-        run_dir: args.run_dir.clone(),
         device,
         generations: args.generations,
         seconds: args.seconds,
@@ -132,7 +123,7 @@ pub fn run(args: Args) -> Result<()> {
         stop,
     };
     let rater = rater.as_mut().map(|r| r as &mut (dyn Rater + Send));
-    let summary = shashki_train::train(options, &mut progress, Some(&mut gate), rater)
+    let summary = shashki_train::train(run, options, &mut progress, Some(&mut gate), rater)
         .with_context(|| format!("training in {}", args.run_dir.display()))?;
     progress.finish();
     if summary.stopped {
