@@ -17,12 +17,7 @@ fn shashki(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-cli-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use shashki_atomic::testing::temp_dir;
 
 fn tiny_checkpoint(path: &Path) {
     let net = Net::init(&NetConfig::tiny(), 42, &Device::flex()).unwrap();

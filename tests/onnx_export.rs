@@ -34,12 +34,7 @@ const TIMEOUT: Duration = Duration::from_secs(300);
 /// Which positions a quota takes: (ply, position) -> fits.
 type PositionKind<'a> = dyn Fn(usize, &Position) -> bool + 'a;
 
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-onnx-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use shashki_atomic::testing::temp_dir;
 
 /// Runs `command` (stdout and stderr to files in `dir`), killed after
 /// [`TIMEOUT`]; returns (success, stdout, stderr).

@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 /// Every process here is done in seconds; this bounds a hang.
 const LIMIT: Duration = Duration::from_secs(180);
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+#[path = "support/runs.rs"]
+mod runs;
+
+use runs::train;
+use shashki_atomic::testing::temp_dir;
 
 /// configs/nnue-smoke.toml keeping every checkpoint (the smoke config
 /// keeps two, and a busy machine could then leave the watcher nothing
@@ -33,23 +33,6 @@ fn config_keeping_all(dir: &Path) -> PathBuf {
     )
     .unwrap();
     path
-}
-
-fn train(config: &Path, run: &Path, generations: u64) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shashki"));
-    cmd.args([
-        "train",
-        "--plain",
-        "--generations",
-        &generations.to_string(),
-    ])
-    .arg("--config")
-    .arg(config)
-    .arg("--run-dir")
-    .arg(run)
-    .stdout(Stdio::null())
-    .stderr(Stdio::null());
-    cmd
 }
 
 /// The watcher: two games a checkpoint against `ab:depth=1`.
@@ -102,7 +85,11 @@ fn rate_watch_rates_a_run_while_it_trains_and_resumes_after_a_kill_without_doubl
     let run = dir.join("run");
     // Started first, the watcher waits for the run to appear.
     let watcher = watch(&run, 12).spawn().unwrap();
-    let trainer = train(&config_keeping_all(&dir), &run, 30).spawn().unwrap();
+    let trainer = train(&config_keeping_all(&dir), &run, 30)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     assert!(finish(watcher, "rate --watch"), "the watcher failed");
     let during = points(&run);
     let rated = steps(&during);

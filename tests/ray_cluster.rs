@@ -11,38 +11,18 @@
 #[path = "support/python.rs"]
 mod python;
 
-use std::process::Command;
 use std::time::Duration;
 
-/// The whole Python suite's limit: it takes a few minutes on two busy
-/// cores; a hang fails here instead of stalling CI.
+/// The suite's limit: it takes a few minutes on two busy cores.
 const LIMIT: Duration = Duration::from_secs(900);
 
 #[test]
 fn ray_driver_on_a_local_multi_node_cluster() {
-    let Some(python) = python::python_with(
-        &["ray", "pytest"],
+    python::ray_suite(
         "ray_driver_on_a_local_multi_node_cluster",
-    ) else {
-        return;
-    };
-    let root = python::repo_root();
-    let (status, tail) = python::run_bounded(
-        Command::new(&python)
-            .args(["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-s"])
-            .arg(root.join("scripts/ray/test_cluster.py"))
-            .env("SHASHKI_BIN", env!("CARGO_BIN_EXE_shashki"))
-            .env("RAY_USAGE_STATS_ENABLED", "0")
-            .current_dir(&root),
+        env!("CARGO_BIN_EXE_shashki"),
+        "scripts/ray/test_cluster.py",
         LIMIT,
-        80,
-    );
-    match status {
-        None => panic!("the Ray tests ran past {LIMIT:?}:\n{tail}"),
-        Some(status) => assert!(status.success(), "the Ray tests failed:\n{tail}"),
-    }
-    assert!(
-        tail.contains("6 passed"),
-        "all six cluster tests ran:\n{tail}"
+        6,
     );
 }

@@ -13,35 +13,18 @@
 #[path = "support/python.rs"]
 mod python;
 
-use std::process::Command;
 use std::time::Duration;
 
-/// The suite's limit (about two minutes on two idle cores): a hang fails
-/// here instead of stalling CI.
+/// The suite's limit (about two minutes on two idle cores).
 const LIMIT: Duration = Duration::from_secs(600);
 
 #[test]
 fn matches_and_relabelling_on_a_local_multi_node_cluster() {
-    let Some(python) = python::python_with(
-        &["ray", "pytest"],
+    python::ray_suite(
         "matches_and_relabelling_on_a_local_multi_node_cluster",
-    ) else {
-        return;
-    };
-    let root = python::repo_root();
-    let (status, tail) = python::run_bounded(
-        Command::new(&python)
-            .args(["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-s"])
-            .arg(root.join("scripts/ray/test_match.py"))
-            .env("SHASHKI_BIN", env!("CARGO_BIN_EXE_shashki"))
-            .env("RAY_USAGE_STATS_ENABLED", "0")
-            .current_dir(&root),
+        env!("CARGO_BIN_EXE_shashki"),
+        "scripts/ray/test_match.py",
         LIMIT,
-        80,
+        5,
     );
-    match status {
-        None => panic!("the Ray tests ran past {LIMIT:?}:\n{tail}"),
-        Some(status) => assert!(status.success(), "the Ray tests failed:\n{tail}"),
-    }
-    assert!(tail.contains("5 passed"), "all five tests ran:\n{tail}");
 }

@@ -24,12 +24,7 @@ const PER_CHUNK: usize = 12;
 /// What the relabelling search uses per position (`diagnose::label`).
 const LABEL_TT_MEGABYTES: usize = 16;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-relabel-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use shashki_atomic::testing::temp_dir;
 
 /// Quiet middle-game positions of seeded random games.
 fn positions(count: usize) -> Vec<Position> {

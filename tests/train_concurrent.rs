@@ -6,7 +6,7 @@
 use shashki_net::Checkpoint;
 use shashki_nnue::NnueCheckpoint;
 use shashki_selfplay::{list_chunks, read_chunk};
-use shashki_train::checkpoints::{CheckpointFile, CheckpointStore};
+use shashki_train::checkpoints::CheckpointStore;
 use shashki_train::tblog::{event_files, read_scalars};
 use shashki_train::{LearnerState, RunDir};
 use std::path::{Path, PathBuf};
@@ -17,12 +17,11 @@ use std::time::{Duration, Instant};
 /// the ratio the learner would draw each sample about 4 times).
 const RATIO: f64 = 1.5;
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-concurrent-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[path = "support/runs.rs"]
+mod runs;
+
+use runs::{chunks_and_samples, newest_state, train};
+use shashki_atomic::testing::temp_dir;
 
 /// A shipped smoke config in concurrent mode at [`RATIO`], written to `dir`.
 fn concurrent_config(dir: &Path, shipped: &str) -> PathBuf {
@@ -52,19 +51,6 @@ fn rated_config(dir: &Path, shipped: &str) -> PathBuf {
     config
 }
 
-fn train(config: &Path, run_dir: &Path, generations: u64) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shashki"));
-    cmd.arg("train")
-        .arg("--config")
-        .arg(config)
-        .arg("--run-dir")
-        .arg(run_dir)
-        .arg("--generations")
-        .arg(generations.to_string())
-        .arg("--plain");
-    cmd
-}
-
 /// Runs `command` to its end (two minutes at most), asserting success.
 fn run_ok(mut command: Command) -> Output {
     let mut child = command
@@ -87,22 +73,6 @@ fn run_ok(mut command: Command) -> Output {
         String::from_utf8_lossy(&output.stderr)
     );
     output
-}
-
-/// The newest checkpoint's saved counters.
-fn newest_state<C: CheckpointFile>(run: &RunDir) -> Option<LearnerState> {
-    let store = CheckpointStore::<C>::open_for(run.checkpoint_dir(), 100).ok()?;
-    store.load_latest().ok()??.state
-}
-
-/// Samples in the run's chunks (every one must load).
-fn samples_played(run: &RunDir) -> u64 {
-    let mut samples = 0;
-    for chunk in list_chunks(&run.data_dir()).unwrap() {
-        let chunk = read_chunk(&chunk).unwrap_or_else(|e| panic!("{e}"));
-        samples += chunk.samples().unwrap().len() as u64;
-    }
-    samples
 }
 
 /// The learner drew at most [`RATIO`] samples per sample played, and at
@@ -146,7 +116,7 @@ fn concurrent_training_reaches_a_checkpoint_within_the_replay_ratio() {
     assert!(state.games >= 8, "two rounds of 4 games: {state:?}");
     assert!(state.step > 0);
     // The learner saw every sample played and trained up to the ratio.
-    assert_eq!(state.replay.ingested, samples_played(&run));
+    assert_eq!(state.replay.ingested, chunks_and_samples(&run).1);
     assert_eq!(state.replay.drawn, 16 * state.step, "batch 16");
     assert_within_ratio(&state, 16);
     // At no point did it train above the ratio: it waited for self-play.
@@ -192,7 +162,7 @@ fn killed_concurrent_training_resumes_where_it_stopped() {
     assert!(after.step > before.step, "{before:?} -> {after:?}");
     assert!(after.games >= before.games + 8, "{before:?} -> {after:?}");
     // Chunks written after the killed run's last checkpoint count too.
-    assert_eq!(after.replay.ingested, samples_played(&run));
+    assert_eq!(after.replay.ingested, chunks_and_samples(&run).1);
     assert_within_ratio(&after, 16);
     let store = CheckpointStore::<Checkpoint>::open_for(run.checkpoint_dir(), 100).unwrap();
     for (_, path) in store.checkpoints().unwrap() {

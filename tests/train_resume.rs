@@ -4,60 +4,33 @@
 use shashki_net::Checkpoint;
 use shashki_nnue::NnueCheckpoint;
 use shashki_selfplay::{list_chunks, read_chunk};
+use shashki_train::RunDir;
 use shashki_train::checkpoints::CheckpointStore;
-use shashki_train::{LearnerState, RunDir};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+#[path = "support/runs.rs"]
+mod runs;
 
-fn smoke_config() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/smoke.toml")
-}
+use runs::{chunks_and_samples, newest_state, shipped_config, train};
+use shashki_atomic::testing::temp_dir;
 
-fn train(run_dir: &Path, generations: u64) -> Command {
-    train_with(&smoke_config(), run_dir, generations)
-}
-
-fn train_with(config: &Path, run_dir: &Path, generations: u64) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shashki"));
-    cmd.arg("train")
-        .arg("--config")
-        .arg(config)
-        .arg("--run-dir")
-        .arg(run_dir)
-        .arg("--generations")
-        .arg(generations.to_string())
-        .arg("--plain");
-    cmd
-}
-
-/// The newest checkpoint's saved counters.
-fn newest_state(run: &RunDir) -> Option<LearnerState> {
-    let store = CheckpointStore::open(run.checkpoint_dir(), 100).ok()?;
-    store.load_latest().ok()??.state
+/// The smoke run of the MCTS family in `run_dir`.
+fn train_smoke(run_dir: &Path, generations: u64) -> Command {
+    train(&shipped_config("smoke.toml"), run_dir, generations)
 }
 
 /// Every chunk and checkpoint of the run loads; returns (chunks, samples).
-fn everything_loads(run: &RunDir) -> (usize, usize) {
-    let chunks = list_chunks(&run.data_dir()).unwrap();
-    let mut samples = 0;
-    for chunk in &chunks {
-        let chunk = read_chunk(chunk).unwrap_or_else(|e| panic!("{e}"));
-        samples += chunk.samples().unwrap().len();
-    }
+fn everything_loads(run: &RunDir) -> (usize, u64) {
+    let (chunks, samples) = chunks_and_samples(run);
     let store = CheckpointStore::open(run.checkpoint_dir(), 100).unwrap();
     let checkpoints = store.checkpoints().unwrap();
     assert!(!checkpoints.is_empty());
     for (_, path) in checkpoints.iter().chain(&store.promoted().unwrap()) {
         Checkpoint::load(path).unwrap_or_else(|e| panic!("{e}"));
     }
-    (chunks.len(), samples)
+    (chunks, samples)
 }
 
 /// Starts `command` and kills it (SIGKILL) as soon as `saved` holds,
@@ -87,15 +60,15 @@ fn killed_training_resumes_where_it_stopped() {
     let run = RunDir::new(&dir);
 
     // Run "forever" and kill -9 once two generations are saved.
-    kill_once(train(&dir, 0), || {
-        newest_state(&run).is_some_and(|s| s.generation >= 2)
+    kill_once(train_smoke(&dir, 0), || {
+        newest_state::<Checkpoint>(&run).is_some_and(|s| s.generation >= 2)
     });
-    let before = newest_state(&run).unwrap();
+    let before = newest_state::<Checkpoint>(&run).unwrap();
     let (chunks_before, _) = everything_loads(&run);
 
     // The same command again continues: counters go on from the checkpoint.
     let target = before.generation + 2;
-    let output = train(&dir, target).output().unwrap();
+    let output = train_smoke(&dir, target).output().unwrap();
     assert!(
         output.status.success(),
         "{}",
@@ -103,7 +76,7 @@ fn killed_training_resumes_where_it_stopped() {
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("resuming from"), "{stderr}");
-    let after = newest_state(&run).unwrap();
+    let after = newest_state::<Checkpoint>(&run).unwrap();
     assert_eq!(after.generation, target);
     assert!(
         after.step > before.step,
@@ -124,7 +97,7 @@ fn killed_training_resumes_where_it_stopped() {
 fn corrupted_chunk_and_truncated_checkpoint_are_reported_not_fatal() {
     let dir = temp_dir("damage");
     let run = RunDir::new(&dir);
-    let first = train(&dir, 1).output().unwrap();
+    let first = train_smoke(&dir, 1).output().unwrap();
     assert!(
         first.status.success(),
         "{}",
@@ -140,7 +113,7 @@ fn corrupted_chunk_and_truncated_checkpoint_are_reported_not_fatal() {
     let bytes = std::fs::read(&newest).unwrap();
     std::fs::write(&newest, &bytes[..bytes.len() - 10]).unwrap();
 
-    let second = train(&dir, 2).output().unwrap();
+    let second = train_smoke(&dir, 2).output().unwrap();
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(second.status.success(), "{stderr}");
     assert!(
@@ -177,32 +150,23 @@ fn a_bad_config_is_a_clear_error() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-fn nnue_smoke_config() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nnue-smoke.toml")
-}
-
-/// The NNUE run's newest saved counters.
-fn newest_nnue_state(run: &RunDir) -> Option<LearnerState> {
-    let store = CheckpointStore::<NnueCheckpoint>::open_for(run.checkpoint_dir(), 100).ok()?;
-    store.load_latest().ok()??.state
-}
-
 #[test]
 fn killed_nnue_training_resumes_where_it_stopped() {
     let dir = temp_dir("resume-nnue");
     let run = RunDir::new(&dir);
-    let nnue_train = |generations: u64| train_with(&nnue_smoke_config(), &dir, generations);
+    let nnue_train =
+        |generations: u64| train(&shipped_config("nnue-smoke.toml"), &dir, generations);
     kill_once(nnue_train(0), || {
-        newest_nnue_state(&run).is_some_and(|s| s.generation >= 2)
+        newest_state::<NnueCheckpoint>(&run).is_some_and(|s| s.generation >= 2)
     });
-    let before = newest_nnue_state(&run).unwrap();
+    let before = newest_state::<NnueCheckpoint>(&run).unwrap();
 
     let target = before.generation + 2;
     let output = nnue_train(target).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("resuming from"), "{stderr}");
-    let after = newest_nnue_state(&run).unwrap();
+    let after = newest_state::<NnueCheckpoint>(&run).unwrap();
     assert_eq!(after.generation, target);
     assert!(after.step > before.step && after.games > before.games);
     // Every chunk, checkpoint and the exported model still load.

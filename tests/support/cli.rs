@@ -54,17 +54,7 @@ pub fn ok_in_repo(args: &[&str]) -> String {
     succeeded(args, shashki_in_repo(args))
 }
 
-/// An empty folder of its own for the test `name` of this test binary.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "shashki-{}-{name}-{}",
-        env!("CARGO_CRATE_NAME"),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+pub use shashki_atomic::testing::temp_dir;
 
 /// A path as a command-line argument.
 pub fn s(p: &Path) -> &str {

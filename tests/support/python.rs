@@ -98,3 +98,33 @@ pub fn run_bounded(
     let lines: Vec<&str> = output.lines().collect();
     (status, lines[lines.len().saturating_sub(tail)..].join("\n"))
 }
+
+/// Runs the pytest file `script` (relative to the repository) of the Ray
+/// scripts against the `shashki` binary `bin`, within `limit` (a hang fails
+/// instead of stalling CI), and checks that all `tests` of it passed.
+/// Skipped as [`python_with`] says when ray or pytest is missing.
+#[allow(dead_code)] // Only the Ray tests use it.
+pub fn ray_suite(test: &str, bin: &str, script: &str, limit: std::time::Duration, tests: usize) {
+    let Some(python) = python_with(&["ray", "pytest"], test) else {
+        return;
+    };
+    let root = repo_root();
+    let (status, tail) = run_bounded(
+        Command::new(&python)
+            .args(["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-s"])
+            .arg(root.join(script))
+            .env("SHASHKI_BIN", bin)
+            .env("RAY_USAGE_STATS_ENABLED", "0")
+            .current_dir(&root),
+        limit,
+        80,
+    );
+    match status {
+        None => panic!("{script} ran past {limit:?}:\n{tail}"),
+        Some(status) => assert!(status.success(), "{script} failed:\n{tail}"),
+    }
+    assert!(
+        tail.contains(&format!("{tests} passed")),
+        "all {tests} tests of {script} ran:\n{tail}"
+    );
+}

@@ -11,13 +11,7 @@ fn factory(spec: &str) -> PlayerFactory {
     PlayerFactory::from_text(spec).unwrap()
 }
 
-/// A fresh temporary folder for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use shashki_atomic::testing::temp_dir;
 
 fn settings(games: usize, seed: u64) -> MatchSettings {
     MatchSettings {

@@ -5,6 +5,8 @@
 //! is the error of a file every stage's own error wraps.
 
 mod file_error;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use file_error::FileError;
 

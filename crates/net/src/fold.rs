@@ -4,10 +4,10 @@
 
 use crate::desc::{BATCH_NORM_EPSILON, ConvBnDesc, ConvDesc, LinearDesc};
 use crate::error::NetError;
-use shashki_tensor::transpose;
 use crate::weights::{NamedTensor, TensorMap};
 use burn::tensor::module::linear;
 use burn::tensor::{Device, Tensor, TensorData};
+use shashki_tensor::transpose;
 
 /// A fully connected layer as burn tensors on the device, weight `[in, out]`.
 #[derive(Clone, Debug)]

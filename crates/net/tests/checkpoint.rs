@@ -3,13 +3,13 @@
 mod common;
 
 use common::{evaluate_all, random_positions, temp_dir, tiny};
+use shashki_atomic::FileError;
 use shashki_net::{
     Checkpoint, CheckpointHeader, Device, ModelJson, Net, NetConfig, NetError, NetEvaluator,
     SampleBatch, adam, export_model, import_model, optimizer_from_bytes, optimizer_to_bytes,
     train_step,
 };
 use shashki_rules::DrawState;
-use shashki_atomic::FileError;
 use std::path::Path;
 
 fn evaluator(checkpoint: &Checkpoint) -> NetEvaluator {

@@ -32,66 +32,47 @@ mod x86 {
             .fold(f64::MAX, f64::min)
     }
 
-    /// Eight independent `vpmaddubsw` a turn.
-    #[target_feature(enable = "avx2")]
-    unsafe fn maddubs(turns: u64, x: __m256i, w: __m256i) {
-        // SAFETY: registers only; `turns` > 0.
-        unsafe {
-            asm!(
-                "2:",
-                "vpmaddubsw {a0}, {x}, {w}", "vpmaddubsw {a1}, {x}, {w}",
-                "vpmaddubsw {a2}, {x}, {w}", "vpmaddubsw {a3}, {x}, {w}",
-                "vpmaddubsw {a4}, {x}, {w}", "vpmaddubsw {a5}, {x}, {w}",
-                "vpmaddubsw {a6}, {x}, {w}", "vpmaddubsw {a7}, {x}, {w}",
-                "dec {n}", "jnz 2b",
-                n = inout(reg) turns => _, x = in(ymm_reg) x, w = in(ymm_reg) w,
-                a0 = out(ymm_reg) _, a1 = out(ymm_reg) _, a2 = out(ymm_reg) _, a3 = out(ymm_reg) _,
-                a4 = out(ymm_reg) _, a5 = out(ymm_reg) _, a6 = out(ymm_reg) _, a7 = out(ymm_reg) _,
-                options(nomem, nostack),
-            );
-        }
+    /// A loop of `turns` turns of eight independent instructions, `$even`
+    /// and `$odd` alternating (each on its own accumulator register, from
+    /// the same two inputs), so none waits for another.
+    macro_rules! eight_a_turn {
+        ($(#[$doc:meta])* $name:ident: $even:literal, $odd:literal) => {
+            $(#[$doc])*
+            #[target_feature(enable = "avx2")]
+            unsafe fn $name(turns: u64, x: __m256i, w: __m256i) {
+                // SAFETY: registers only; `turns` > 0.
+                unsafe {
+                    asm!(
+                        "2:",
+                        concat!($even, " {a0}, {x}, {w}"), concat!($odd, " {a1}, {x}, {w}"),
+                        concat!($even, " {a2}, {x}, {w}"), concat!($odd, " {a3}, {x}, {w}"),
+                        concat!($even, " {a4}, {x}, {w}"), concat!($odd, " {a5}, {x}, {w}"),
+                        concat!($even, " {a6}, {x}, {w}"), concat!($odd, " {a7}, {x}, {w}"),
+                        "dec {n}", "jnz 2b",
+                        n = inout(reg) turns => _, x = in(ymm_reg) x, w = in(ymm_reg) w,
+                        a0 = out(ymm_reg) _, a1 = out(ymm_reg) _, a2 = out(ymm_reg) _,
+                        a3 = out(ymm_reg) _, a4 = out(ymm_reg) _, a5 = out(ymm_reg) _,
+                        a6 = out(ymm_reg) _, a7 = out(ymm_reg) _,
+                        options(nomem, nostack),
+                    );
+                }
+            }
+        };
     }
 
-    /// Eight independent `vpmaddwd` a turn.
-    #[target_feature(enable = "avx2")]
-    unsafe fn madd(turns: u64, x: __m256i, w: __m256i) {
-        // SAFETY: registers only; `turns` > 0.
-        unsafe {
-            asm!(
-                "2:",
-                "vpmaddwd {a0}, {x}, {w}", "vpmaddwd {a1}, {x}, {w}",
-                "vpmaddwd {a2}, {x}, {w}", "vpmaddwd {a3}, {x}, {w}",
-                "vpmaddwd {a4}, {x}, {w}", "vpmaddwd {a5}, {x}, {w}",
-                "vpmaddwd {a6}, {x}, {w}", "vpmaddwd {a7}, {x}, {w}",
-                "dec {n}", "jnz 2b",
-                n = inout(reg) turns => _, x = in(ymm_reg) x, w = in(ymm_reg) w,
-                a0 = out(ymm_reg) _, a1 = out(ymm_reg) _, a2 = out(ymm_reg) _, a3 = out(ymm_reg) _,
-                a4 = out(ymm_reg) _, a5 = out(ymm_reg) _, a6 = out(ymm_reg) _, a7 = out(ymm_reg) _,
-                options(nomem, nostack),
-            );
-        }
-    }
-
-    /// Four of each a turn, interleaved (as the paired kernel issues them:
-    /// two `maddubs` to one `madd`, here one to one).
-    #[target_feature(enable = "avx2")]
-    unsafe fn mixed(turns: u64, x: __m256i, w: __m256i) {
-        // SAFETY: registers only; `turns` > 0.
-        unsafe {
-            asm!(
-                "2:",
-                "vpmaddubsw {a0}, {x}, {w}", "vpmaddwd {a1}, {x}, {w}",
-                "vpmaddubsw {a2}, {x}, {w}", "vpmaddwd {a3}, {x}, {w}",
-                "vpmaddubsw {a4}, {x}, {w}", "vpmaddwd {a5}, {x}, {w}",
-                "vpmaddubsw {a6}, {x}, {w}", "vpmaddwd {a7}, {x}, {w}",
-                "dec {n}", "jnz 2b",
-                n = inout(reg) turns => _, x = in(ymm_reg) x, w = in(ymm_reg) w,
-                a0 = out(ymm_reg) _, a1 = out(ymm_reg) _, a2 = out(ymm_reg) _, a3 = out(ymm_reg) _,
-                a4 = out(ymm_reg) _, a5 = out(ymm_reg) _, a6 = out(ymm_reg) _, a7 = out(ymm_reg) _,
-                options(nomem, nostack),
-            );
-        }
-    }
+    eight_a_turn!(
+        /// Eight independent `vpmaddubsw` a turn.
+        maddubs: "vpmaddubsw", "vpmaddubsw"
+    );
+    eight_a_turn!(
+        /// Eight independent `vpmaddwd` a turn.
+        madd: "vpmaddwd", "vpmaddwd"
+    );
+    eight_a_turn!(
+        /// Four of each a turn, interleaved (as the paired kernel issues
+        /// them: two `maddubs` to one `madd`, here one to one).
+        mixed: "vpmaddubsw", "vpmaddwd"
+    );
 
     pub fn run(nonzero: f64) {
         if !std::is_x86_feature_detected!("avx2") {

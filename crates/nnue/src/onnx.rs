@@ -8,9 +8,9 @@
 use crate::error::NnueError;
 use crate::features::{FEATURE_LAYOUT, FEATURE_LAYOUT_VERSION, NUM_FEATURES};
 use crate::layers::LayerId;
-use shashki_tensor::transpose;
 use crate::network::{Architecture, EVAL_CP_PER_UNIT, FloatNet};
 use shashki_onnx::{Attr, Dim, GraphBuilder, OnnxFile, TensorSig, proto::ModelProto};
+use shashki_tensor::transpose;
 use std::path::{Path, PathBuf};
 
 /// File name of the ONNX model in an export folder.
@@ -79,7 +79,11 @@ pub fn nnue_onnx_model(net: &FloatNet, step: u64) -> ModelProto {
     g.weight("zero", &[], &[0.0]);
     g.weight("one", &[], &[1.0]);
     // Accumulators: [n, 2, 128] x [128, ft] -> [n, 2, ft], clipped, side by side.
-    let w = g.weight(LayerId::Ft.weight_name(), &[NUM_FEATURES, ft], &net.ft.weight);
+    let w = g.weight(
+        LayerId::Ft.weight_name(),
+        &[NUM_FEATURES, ft],
+        &net.ft.weight,
+    );
     let bias = g.weight(LayerId::Ft.bias_name(), &[ft], &net.ft.bias);
     let acc = g.node("MatMul", &[&x, &w], vec![]);
     let acc = g.node("Add", &[&acc, &bias], vec![]);

@@ -10,7 +10,6 @@
 
 use crate::features::{NUM_FEATURES, PERSPECTIVES, active_features};
 use crate::layers::{LAYERS, Layer, LayerId};
-use shashki_tensor::{param, transpose};
 use crate::network::{Architecture, FloatNet};
 use crate::quant::FLOAT_WEIGHT_CLIP;
 use crate::stacks::Stacks;
@@ -20,6 +19,7 @@ use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Device, Tensor, TensorData};
 use shashki_rules::Position;
+use shashki_tensor::{param, transpose};
 
 /// First parameter id; fixed ids let a saved optimizer state find its
 /// parameters again.
@@ -101,7 +101,6 @@ fn burn_shape(id: LayerId, arch: &Architecture) -> (usize, usize) {
     let (input, output) = id.widths(arch);
     (input, id.copies(arch) * output)
 }
-
 
 /// A tensor of the float model on the host (its data is always `f32`).
 fn host<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {

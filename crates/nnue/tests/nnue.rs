@@ -37,11 +37,7 @@ fn random_positions(count: usize, seed: u64) -> Vec<Position> {
     out
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-nnue-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use shashki_atomic::testing::temp_dir;
 
 /// Walks random lines with play and undo, checking the incremental
 /// accumulators and output against a full refresh at every node.

@@ -25,14 +25,14 @@ use crate::drawish::DrawishEval;
 use crate::error::SelfPlayError;
 use crate::finished::{FinishedGame, final_outcome, label_samples};
 use crate::pool::thread_pool;
-use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_TABLEBASE, FLAG_TREE, Sample};
+use crate::sample::{FLAG_FULL_SEARCH, Sample};
 use crate::stats::SelfPlayStats;
 use crate::tablebases::{configured_tablebases, tablebase_result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use shashki_rules::book::{Opening, read_book};
-use shashki_rules::{DrawRules, EndReason, Game, GameResult, Outcome, Position};
+use shashki_rules::{DrawRules, Game, GameResult, Position};
 use shashki_search::alphabeta::{AbConfig, AlphaBeta, Selectivity, StaticEval};
 use shashki_search::limits::SearchLimits;
 use shashki_tablebase::Tablebases;
@@ -333,6 +333,8 @@ fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::FLAG_TREE;
+    use shashki_rules::EndReason;
     use shashki_search::alphabeta::{EvalWeights, HandEval, MATE_BOUND};
 
     fn player(threads: usize, seed: u64) -> AbSelfPlayer {

@@ -379,15 +379,7 @@ mod tests {
     use super::*;
     use shashki_rules::{DrawState, Position};
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "shashki-chunk-test-{tag}-{}-{}",
-            std::process::id(),
-            rand::random::<u32>()
-        ));
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use shashki_atomic::testing::temp_dir;
 
     fn samples(n: usize) -> Vec<Sample> {
         let mut pos = Position::startpos();

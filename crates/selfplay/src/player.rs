@@ -27,13 +27,13 @@ use crate::error::SelfPlayError;
 use crate::finished::{FinishedGame, final_outcome, label_samples};
 use crate::pool::thread_pool;
 use crate::round::{NetworkRound, RoundBuffers};
-use crate::sample::{FLAG_ADJUDICATED, FLAG_FULL_SEARCH, FLAG_RESIGNED, FLAG_TABLEBASE, Sample};
+use crate::sample::{FLAG_FULL_SEARCH, Sample};
 use crate::stats::SelfPlayStats;
 use crate::tablebases::{configured_tablebases, tablebase_result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use shashki_rules::{Color, DrawRules, EndReason, Game, GameResult, Outcome, Position};
+use shashki_rules::{Color, DrawRules, Game, GameResult, Position};
 use shashki_search::cache::EvalCache;
 use shashki_search::{
     Algorithm, EvalRequest, Evaluation, Evaluator, Search, SearchConfig, SearchError,
@@ -497,6 +497,7 @@ fn finish_game(slot: Slot) -> FinishedGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shashki_rules::EndReason;
     use shashki_search::stand_ins::UniformEvaluator;
 
     fn configs(threads: usize, in_flight: usize) -> (SelfPlayConfig, SearchConfig, DrawRules) {
@@ -634,6 +635,7 @@ mod tests {
 #[cfg(test)]
 mod tablebase_tests {
     use super::*;
+    use shashki_rules::EndReason;
 
     #[test]
     fn a_game_reaching_the_tablebases_ends_with_their_exact_result() {

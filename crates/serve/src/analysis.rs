@@ -6,8 +6,8 @@
 //! stream is dropped and the search stops.
 
 use crate::error::{ApiError, ApiResult, WithStatus};
-use crate::players::{EngineSettings, SearchAsk};
-use crate::position::GameRequest;
+use crate::players::EngineSettings;
+use crate::position::SearchRequest;
 use crate::state::{AppState, StopOnDrop, clamp_time};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -21,32 +21,6 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_stream::wrappers::UnboundedReceiverStream;
-
-/// The query of `GET /api/analyse` (an `EventSource` can only send GETs).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnalyseQuery {
-    /// PDN FEN of the start position.
-    #[serde(default)]
-    pub fen: Option<String>,
-    /// The moves from the start, separated by spaces or commas.
-    #[serde(default)]
-    pub moves: Option<String>,
-    /// The name of one of the server's engines (the default one if
-    /// absent); never a spec or a path.
-    #[serde(default)]
-    pub engine: Option<String>,
-    /// How long to analyse, in milliseconds (clamped to the server's limit;
-    /// the limit by default).
-    #[serde(default)]
-    pub time_ms: Option<u64>,
-    /// A depth cap in plies (within the server's limit).
-    #[serde(default)]
-    pub depth: Option<u32>,
-    /// Search threads (within the server's limit).
-    #[serde(default)]
-    pub threads: Option<usize>,
-}
 
 /// One report of the search, as the page shows it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -140,30 +114,11 @@ impl InfoView {
 /// `GET /api/analyse?fen=..&moves=..&engine=..&time_ms=..`.
 pub async fn analyse(
     State(state): State<Arc<AppState>>,
-    query: Result<Query<AnalyseQuery>, QueryRejection>,
+    query: Result<Query<SearchRequest>, QueryRejection>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let Query(query) = query.map_err(|e| ApiError::from(WithStatus(e)))?;
-    let request = GameRequest {
-        fen: query.fen.clone(),
-        moves: query
-            .moves
-            .as_deref()
-            .unwrap_or("")
-            .split([' ', ','])
-            .filter(|m| !m.is_empty())
-            .map(str::to_string)
-            .collect(),
-    };
-    let game = request.replay()?;
-    if let Some(outcome) = game.outcome() {
-        return Err(ApiError::bad_request(format!(
-            "the game is over ({outcome}): nothing to analyse"
-        )));
-    }
-    let ask = SearchAsk {
-        depth: query.depth,
-        threads: query.threads,
-    };
+    let game = query.game("nothing to analyse")?;
+    let ask = query.ask();
     let named = state
         .opponents
         .analysis_engine(query.engine.as_deref(), &ask)

@@ -2,8 +2,8 @@
 //! `POST /api/engine-move` (a named engine's or arena player's reply).
 
 use crate::error::{ApiError, ApiResult};
-use crate::players::{SearchAsk, choose_move};
-use crate::position::{GameRequest, MoveView, PositionView};
+use crate::players::choose_move;
+use crate::position::{GameRequest, MoveView, PositionView, SearchRequest};
 use crate::state::{AppState, StopOnDrop, clamp_time};
 use crate::{RawBody, json_body};
 use axum::Json;
@@ -25,31 +25,6 @@ pub async fn position(
     Ok(Json(PositionView::of(&game, state.tablebases.as_deref())))
 }
 
-/// The body of `POST /api/engine-move`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EngineMoveRequest {
-    /// PDN FEN of the start position.
-    #[serde(default)]
-    pub fen: Option<String>,
-    /// The moves from the start.
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// The name of one of the server's engines or players (never a spec
-    /// or a path); the default engine if absent.
-    #[serde(default)]
-    pub engine: Option<String>,
-    /// Time per move in milliseconds (clamped to the server's limit).
-    #[serde(default)]
-    pub movetime_ms: Option<u64>,
-    /// A depth cap in plies (engines only; within the server's limit).
-    #[serde(default)]
-    pub depth: Option<u32>,
-    /// Search threads (engines only; within the server's limit).
-    #[serde(default)]
-    pub threads: Option<usize>,
-}
-
 /// The reply.
 #[derive(Serialize, Deserialize)]
 pub struct EngineMoveReply {
@@ -68,23 +43,11 @@ pub async fn engine_move(
     State(state): State<Arc<AppState>>,
     body: RawBody,
 ) -> ApiResult<Json<EngineMoveReply>> {
-    let request: EngineMoveRequest = json_body(body)?;
-    let mut game = GameRequest {
-        fen: request.fen.clone(),
-        moves: request.moves.clone(),
-    }
-    .replay()?;
-    if let Some(outcome) = game.outcome() {
-        return Err(ApiError::bad_request(format!(
-            "the game is over ({outcome}): there is no move to find"
-        )));
-    }
-    let movetime = clamp_time(request.movetime_ms, DEFAULT_MOVETIME, state.max_movetime);
+    let request: SearchRequest = json_body(body)?;
+    let mut game = request.game("there is no move to find")?;
+    let movetime = clamp_time(request.time_ms, DEFAULT_MOVETIME, state.max_movetime);
     // The name and the bounds are checked before anything is made.
-    let ask = SearchAsk {
-        depth: request.depth,
-        threads: request.threads,
-    };
+    let ask = request.ask();
     let choice = state
         .opponents
         .choose_for(request.engine.as_deref(), &ask)

@@ -8,6 +8,7 @@
 //! restarted server need nothing in common.
 
 use crate::error::{ApiError, ApiResult};
+use crate::players::SearchAsk;
 use serde::{Deserialize, Serialize};
 use shashki_rules::{Color, EndReason, Game, GameResult, Move, Position, Square};
 use shashki_search::tablebase::{self, Tablebases, TbWdl};
@@ -57,6 +58,78 @@ impl GameRequest {
         }
         Ok(game)
     }
+}
+
+/// A request for one search of a game: `GET /api/analyse`'s query and
+/// `POST /api/engine-move`'s body. Every field is optional.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// PDN FEN of the start position.
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// The moves from the start: a list, or one text with the moves
+    /// separated by spaces or commas (what a query string can carry).
+    #[serde(default, deserialize_with = "list_or_text")]
+    pub moves: Vec<String>,
+    /// The name of one of the server's engines (or, for a move, arena
+    /// players); never a spec or a path. The default engine if absent.
+    #[serde(default)]
+    pub engine: Option<String>,
+    /// How long to search, in milliseconds (clamped to the server's
+    /// limit): `time_ms` for an analysis, `movetime_ms` for a move.
+    #[serde(default, alias = "movetime_ms")]
+    pub time_ms: Option<u64>,
+    /// A depth cap in plies (engines only; within the server's limit).
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Search threads (engines only; within the server's limit).
+    #[serde(default)]
+    pub threads: Option<usize>,
+}
+
+impl SearchRequest {
+    /// The game to search; a finished one is a 400 that says there is
+    /// `nothing` (to analyse, no move to find).
+    pub fn game(&self, nothing: &str) -> ApiResult<Game> {
+        let game = GameRequest {
+            fen: self.fen.clone(),
+            moves: self.moves.clone(),
+        }
+        .replay()?;
+        match game.outcome() {
+            Some(outcome) => Err(ApiError::bad_request(format!(
+                "the game is over ({outcome}): {nothing}"
+            ))),
+            None => Ok(game),
+        }
+    }
+
+    /// What it asks of the search beside its time.
+    pub fn ask(&self) -> SearchAsk {
+        SearchAsk {
+            depth: self.depth,
+            threads: self.threads,
+        }
+    }
+}
+
+/// Moves as a list, or as one text separated by spaces or commas.
+fn list_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Moves {
+        List(Vec<String>),
+        Text(String),
+    }
+    Ok(match Moves::deserialize(d)? {
+        Moves::List(list) => list,
+        Moves::Text(text) => text
+            .split([' ', ','])
+            .filter(|m| !m.is_empty())
+            .map(str::to_string)
+            .collect(),
+    })
 }
 
 /// `12.` or `12...`: the PDN move number of half-move `ply` from `start`.

@@ -18,7 +18,6 @@ use rand_chacha::ChaCha8Rng;
 use shashki_rules::{DrawCounters, DrawRules, Game, Position};
 use shashki_tablebase::{Material, Tablebases, Wdl, generate};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 fn tables() -> &'static Tablebases {
@@ -31,11 +30,7 @@ fn tables() -> &'static Tablebases {
     })
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-tb-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use shashki_atomic::testing::temp_dir;
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap()

@@ -652,7 +652,11 @@ const RUN_RANGES: &[KeyRange] = &[
     ("draw_rules.max_plies", 1.0, 100_000.0),
     // The sizes the NNUE's kernels take (each hidden width on its own; the
     // multiples are checked with the architecture).
-    ("nnue.ft", shashki_nnue::FT_MULTIPLE as f64, shashki_nnue::FT_MAX as f64),
+    (
+        "nnue.ft",
+        shashki_nnue::FT_MULTIPLE as f64,
+        shashki_nnue::FT_MAX as f64,
+    ),
     ("nnue.hidden", 1.0, shashki_nnue::HIDDEN_MAX as f64),
     ("nnue.depth", 1.0, 64.0),
     ("nnue.nodes", 0.0, 1e12),

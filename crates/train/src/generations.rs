@@ -23,7 +23,6 @@ use crate::seeds::session_seed;
 use shashki_net::Device;
 use shashki_nnue::NnueCheckpoint;
 use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer, available_cores};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

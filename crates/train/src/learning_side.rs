@@ -387,15 +387,7 @@ mod tests {
         RunConfig::load(&path).unwrap()
     }
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "shashki-trainer-test-{tag}-{}-{}",
-            std::process::id(),
-            rand::random::<u32>()
-        ));
-        std::fs::create_dir_all(dir.join("data")).unwrap();
-        dir
-    }
+    use shashki_atomic::testing::temp_dir;
 
     fn open<'a>(config: &'a RunConfig, dir: &Path) -> Trainer<'a, NnueLearner> {
         let store = CheckpointStore::open_for(dir.join("checkpoints"), 10).unwrap();
@@ -430,6 +422,7 @@ mod tests {
     fn a_generation_trains_checkpoints_and_logs_the_familys_own_losses() {
         let config = config();
         let dir = temp_dir("generation");
+        std::fs::create_dir_all(dir.join("data")).unwrap();
         write_samples(&dir, 100);
         let mut trainer = open(&config, &dir);
         let stop = AtomicBool::new(false);
@@ -484,6 +477,7 @@ mod tests {
     fn no_step_without_enough_samples_or_after_a_stop() {
         let config = config();
         let dir = temp_dir("waiting");
+        std::fs::create_dir_all(dir.join("data")).unwrap();
         let mut trainer = open(&config, &dir);
         let stop = AtomicBool::new(false);
         let silent = &mut crate::observer::Silent;

@@ -277,15 +277,7 @@ mod tests {
     use shashki_selfplay::ChunkWriter;
     use std::fs;
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "shashki-replay-test-{tag}-{}-{}",
-            std::process::id(),
-            rand::random::<u32>()
-        ));
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use shashki_atomic::testing::temp_dir;
 
     /// Samples tagged by their `ply` field, so tests can tell them apart.
     fn tagged(from: u16, n: u16) -> Vec<Sample> {

@@ -349,15 +349,7 @@ fn parse_event(data: &[u8], out: &mut Vec<ScalarEvent>) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "shashki-tb-test-{tag}-{}-{}",
-            std::process::id(),
-            rand::random::<u32>()
-        ));
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use shashki_atomic::testing::temp_dir;
 
     #[test]
     fn scalars_written_are_read_back() {

@@ -257,6 +257,63 @@ mod avx2 {
     use super::TapPlan;
     use std::arch::x86_64::*;
 
+    /// The walk both convolutions share, for inputs `$x`, weights `$w` and
+    /// outputs `$y`: `$walk` goes tap by tap, the squares whose tap is on
+    /// the board two at a time (one tile updates both), then the odd one;
+    /// `$row` covers one tap's outputs 32 at a time, then 8, with `$tile`.
+    macro_rules! tap_walk {
+        ($walk:ident, $row:ident, $tile:ident, $x:ty, $w:ty, $y:ty) => {
+            #[inline]
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn $walk(
+                plan: &TapPlan,
+                x: &[$x],
+                cin: usize,
+                w: &[$w],
+                cout: usize,
+                y: &mut [$y],
+            ) {
+                for (t, list) in plan.by_tap.iter().enumerate() {
+                    let mut pairs = list.chunks_exact(2);
+                    for pair in &mut pairs {
+                        let squares = [pair[0], pair[1]];
+                        // SAFETY: sizes checked by the caller.
+                        unsafe { $row::<2>(squares, t, x, cin, w, cout, y) };
+                    }
+                    for &single in pairs.remainder() {
+                        // SAFETY: as above.
+                        unsafe { $row::<1>([single], t, x, cin, w, cout, y) };
+                    }
+                }
+            }
+
+            /// Adds tap `t`'s terms to every output of `S` squares.
+            #[inline]
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn $row<const S: usize>(
+                squares: [(usize, usize); S],
+                t: usize,
+                x: &[$x],
+                cin: usize,
+                w: &[$w],
+                cout: usize,
+                y: &mut [$y],
+            ) {
+                let mut ob = 0;
+                while ob + 32 <= cout {
+                    // SAFETY: `ob + 32 <= cout`, the rest checked by the caller.
+                    unsafe { $tile::<4, S>(squares, t, x, cin, w, cout, ob, y) };
+                    ob += 32;
+                }
+                while ob < cout {
+                    // SAFETY: `ob + 8 <= cout` (`cout` a multiple of 8).
+                    unsafe { $tile::<1, S>(squares, t, x, cin, w, cout, ob, y) };
+                    ob += 8;
+                }
+            }
+        };
+    }
+
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn min_max(x: &[f32]) -> (f32, f32) {
         let mut chunks = x.chunks_exact(8);
@@ -340,44 +397,11 @@ mod avx2 {
         for row in y.chunks_exact_mut(cout) {
             row.copy_from_slice(bias);
         }
-        for (t, list) in plan.by_tap.iter().enumerate() {
-            let mut pairs = list.chunks_exact(2);
-            for pair in &mut pairs {
-                let squares = [pair[0], pair[1]];
-                // SAFETY: sizes checked by the caller.
-                unsafe { row_f32::<2>(squares, t, x, cin, w, cout, y) };
-            }
-            for &single in pairs.remainder() {
-                // SAFETY: as above.
-                unsafe { row_f32::<1>([single], t, x, cin, w, cout, y) };
-            }
-        }
+        // SAFETY: sizes checked by the caller.
+        unsafe { walk_f32(plan, x, cin, w, cout, y) };
     }
 
-    /// Adds tap `t`'s terms to every output of `S` squares.
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn row_f32<const S: usize>(
-        squares: [(usize, usize); S],
-        t: usize,
-        x: &[f32],
-        cin: usize,
-        w: &[f32],
-        cout: usize,
-        y: &mut [f32],
-    ) {
-        let mut ob = 0;
-        while ob + 32 <= cout {
-            // SAFETY: `ob + 32 <= cout`, the rest checked by the caller.
-            unsafe { tile_f32::<4, S>(squares, t, x, cin, w, cout, ob, y) };
-            ob += 32;
-        }
-        while ob < cout {
-            // SAFETY: `ob + 8 <= cout` (`cout` a multiple of 8).
-            unsafe { tile_f32::<1, S>(squares, t, x, cin, w, cout, ob, y) };
-            ob += 8;
-        }
-    }
+    tap_walk!(walk_f32, row_f32, tile_f32, f32, f32, f32);
 
     /// Outputs `ob..ob + 8 * B` of `S` squares, tap `t`.
     #[allow(clippy::too_many_arguments)]
@@ -434,44 +458,11 @@ mod avx2 {
         acc: &mut [i32],
     ) {
         acc.fill(0);
-        for (t, list) in plan.by_tap.iter().enumerate() {
-            let mut pairs = list.chunks_exact(2);
-            for pair in &mut pairs {
-                let squares = [pair[0], pair[1]];
-                // SAFETY: sizes checked by the caller.
-                unsafe { row_i8::<2>(squares, t, x, cin, w, cout, acc) };
-            }
-            for &single in pairs.remainder() {
-                // SAFETY: as above.
-                unsafe { row_i8::<1>([single], t, x, cin, w, cout, acc) };
-            }
-        }
+        // SAFETY: sizes checked by the caller.
+        unsafe { walk_i8(plan, x, cin, w, cout, acc) };
     }
 
-    /// Adds tap `t`'s terms to every output of `S` squares.
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn row_i8<const S: usize>(
-        squares: [(usize, usize); S],
-        t: usize,
-        x: &[u8],
-        cin: usize,
-        w: &[i8],
-        cout: usize,
-        acc: &mut [i32],
-    ) {
-        let mut ob = 0;
-        while ob + 32 <= cout {
-            // SAFETY: `ob + 32 <= cout`, the rest checked by the caller.
-            unsafe { tile_i8::<4, S>(squares, t, x, cin, w, cout, ob, acc) };
-            ob += 32;
-        }
-        while ob < cout {
-            // SAFETY: `ob + 8 <= cout` (`cout` a multiple of 8).
-            unsafe { tile_i8::<1, S>(squares, t, x, cin, w, cout, ob, acc) };
-            ob += 8;
-        }
-    }
+    tap_walk!(walk_i8, row_i8, tile_i8, u8, i8, i32);
 
     /// Outputs `ob..ob + 8 * B` of `S` squares, tap `t`: four inputs at a
     /// time, one 32-bit broadcast of their u8 values against 8 outputs x 4

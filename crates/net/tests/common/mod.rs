@@ -77,13 +77,8 @@ pub fn max_diff(a: &[Evaluation], b: &[Evaluation]) -> f32 {
     worst
 }
 
-/// A fresh, empty folder under the system temp dir for one test.
-pub fn temp_dir(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("shashki-net-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[allow(unused_imports)] // Not every test file writes files.
+pub use shashki_atomic::testing::temp_dir;
 
 /// A tiny net whose batch norms have non-trivial statistics, so folding
 /// is really exercised.

@@ -269,19 +269,7 @@ impl Events {
     }
 }
 
-/// A fresh temporary folder.
-pub fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "shashki-serve-{tag}-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .subsec_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+pub use shashki_atomic::testing::temp_dir;
 
 /// Parses an HTTP/1.1 answer read from a socket: status, content type and
 /// body (the body as far as `content-length` says, when it is given).

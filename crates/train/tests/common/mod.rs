@@ -3,18 +3,9 @@
 #![allow(dead_code)]
 
 use shashki_train::RunConfig;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// A fresh empty directory under the system temp dir.
-pub fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "shashki-train-it-{tag}-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+pub use shashki_atomic::testing::temp_dir;
 
 /// configs/smoke.toml.
 pub fn smoke_config() -> RunConfig {
