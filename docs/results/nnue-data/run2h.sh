@@ -1,5 +1,6 @@
 #!/bin/bash
-# Issue 36, the run: combined-2h.toml (arms 1 and 3 on both cores) from zero
+# Issue 36, the run: configs/nnue.toml (arms 1 and 3 on both cores; the
+# recipe this run made the default, then named combined-2h.toml) from zero
 # for two hours of its own time, alone on the machine; then its curve, the
 # GSPRT against models/nnue-2h at 100 ms and the 1 s matches.
 # Usage, from the repository root after `cargo build --release -p shashki`
@@ -9,7 +10,8 @@
 #   docs/results/nnue-data/run2h.sh sprt                  # GSPRT [0, 15] logistic against nnue-2h, 100 ms
 #   docs/results/nnue-data/run2h.sh 1s                    # 100 games vs nnue-2h, 40 vs ab, 40 vs diag-fast-2h
 # Every match resumes from its PDN (--resume). The run's last net is
-# runs/nnue-data/run2h/model, or the kept copy nets/run2h (`net` in lib.sh);
+# runs/nnue-data/run2h/model, or models/nnue-data-2h where it was shipped
+# (`net` in lib.sh; other names keep a copy in nets/NAME);
 # the curve's checkpoints are kept in nets/run2h-curve. RUN_NAME=run2h-b
 # names a second run of the same recipe (its own folders, logs and files).
 set -u
@@ -30,8 +32,9 @@ curve_players() {
 case ${1:-} in
   train)
     secs=${2:-7200}
-    timeout -s TERM $secs $S train --config $D/combined-2h.toml --run-dir $RUN --plain 2>&1 | stamp >> $R/$NAME.log
-    mkdir -p $D/nets/$NAME $D/nets/$NAME-curve/checkpoints && cp $RUN/model/* $D/nets/$NAME/ && cp $R/$NAME.log $D/logs/
+    timeout -s TERM $secs $S train --config configs/nnue.toml --run-dir $RUN --plain 2>&1 | stamp >> $R/$NAME.log
+    mkdir -p $D/nets/$NAME-curve/checkpoints && cp $R/$NAME.log $D/logs/
+    [ $NAME = run2h ] || { mkdir -p $D/nets/$NAME && cp $RUN/model/* $D/nets/$NAME/; }
     # The curve's checkpoints (~300 kB each with the optimizer state) outlive the machine's runs/ here.
     curve_players $RUN | sed -n 's#^spec = "nnue:\(.*/checkpoints/[^@]*\)@.*#\1#p' \
       | xargs -r cp -t $D/nets/$NAME-curve/checkpoints;;
