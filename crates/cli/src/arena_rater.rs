@@ -6,8 +6,6 @@
 use crate::arena_gate::checkpoint_players;
 use anyhow::{Result, anyhow};
 use shashki_arena::{Control, Journal, MatchSettings, PlayerFactory, play_pairing};
-use shashki_selfplay::available_cores;
-use shashki_train::concurrent::core_split;
 use shashki_train::config::RunMode;
 use shashki_train::{AnchorResult, Rater, RunConfig};
 use std::path::Path;
@@ -28,10 +26,14 @@ pub(crate) struct ArenaRater {
 
 impl ArenaRater {
     /// The rater of a concurrent run's evaluator (`[evaluator]`: anchor,
-    /// games, threads; the gate's draw-rule length), `None` when the run
-    /// has none (sequential, or the evaluator off).
-    pub(crate) fn for_run(config: &RunConfig, device: &str) -> Result<Option<ArenaRater>> {
-        let threads = core_split(config, available_cores()).evaluator;
+    /// games; the gate's draw-rule length) on `threads` (the run's core
+    /// split), `None` when the run has none (sequential, or the evaluator
+    /// off).
+    pub(crate) fn for_run(
+        config: &RunConfig,
+        threads: usize,
+        device: &str,
+    ) -> Result<Option<ArenaRater>> {
         if config.run.mode != RunMode::Concurrent || threads == 0 {
             return Ok(None);
         }

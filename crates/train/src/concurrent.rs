@@ -5,7 +5,7 @@
 //! within `[train] replay_ratio` times the samples played (it waits for
 //! data when ahead, so it never over-trains on stale data) and publishes a
 //! checkpoint every `[train] checkpoint_every_steps`. Each side has its own
-//! threads ([`core_split`]): the learner runs on its own rayon pool (burn's
+//! threads ([`crate::cores::core_split`]): the learner runs on its own rayon pool (burn's
 //! matrix products and reductions run on the pool they are called from),
 //! self-play on its worker pool.
 //!
@@ -22,6 +22,7 @@
 
 use crate::checkpoints::{CheckpointFile, CheckpointStore, StoreError};
 use crate::config::RunConfig;
+use crate::cores::CoreSplit;
 use crate::errors::RunError;
 use crate::family::{Family, Trainee};
 use crate::gate::Gatekeeper;
@@ -33,7 +34,7 @@ use crate::replay::ReplayState;
 use crate::run_dir::RunDir;
 use crate::watch::{Gate, Hooks, WatchOptions, watch_run};
 use shashki_net::Device;
-use shashki_selfplay::{ChunkSink, SelfPlayStats, available_cores};
+use shashki_selfplay::{ChunkSink, SelfPlayStats};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -43,41 +44,6 @@ use std::time::{Duration, Instant};
 /// How long the learner sleeps while it waits for data (and between two
 /// scans of the chunk directory while it trains).
 const POLL: Duration = Duration::from_millis(50);
-
-/// The threads of each side of a concurrent run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CoreSplit {
-    /// The learner's pool.
-    pub learner: usize,
-    /// Self-play's workers.
-    pub selfplay: usize,
-    /// The evaluator's games at once (0: no evaluator).
-    pub evaluator: usize,
-}
-
-/// The threads of each side on a machine of `cores` cores: `[run]
-/// learner_threads`, `[evaluator] threads` and `[selfplay] threads` where
-/// set, otherwise half the cores for the learner (at least one), a quarter
-/// for the evaluator when it is on (at least one) and the rest for
-/// self-play (at least one). The learner gets half because on the CPU its
-/// steps, not self-play, bound a sequential run (docs/RESULTS.md, "The
-/// proof by play"); self-play scales with cores, a step much less.
-pub fn core_split(config: &RunConfig, cores: usize) -> CoreSplit {
-    let learner = match config.run.learner_threads {
-        0 => (cores / 2).max(1),
-        n => n,
-    };
-    let evaluator = config.evaluator.threads_on(cores);
-    let selfplay = match config.selfplay.threads {
-        0 => cores.saturating_sub(learner + evaluator).max(1),
-        n => n,
-    };
-    CoreSplit {
-        learner,
-        selfplay,
-        evaluator,
-    }
-}
 
 /// True if one more batch of `batch` samples keeps the samples drawn
 /// within `ratio` times the samples played (both counted over the run).
@@ -174,6 +140,7 @@ pub(crate) struct LearnerSide<'a, C> {
     pub config: &'a RunConfig,
     pub store: CheckpointStore<C>,
     pub run: &'a RunDir,
+    pub cores: CoreSplit,
     pub device: &'a Device,
     pub restart: bool,
 }
@@ -195,7 +162,7 @@ where
     F::Checkpoint: Clone + Send + Sync,
 {
     let config = side.config;
-    let split = core_split(config, available_cores());
+    let split = side.cores;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(split.learner)
         .thread_name(|i| format!("learner-{i}"))
@@ -659,44 +626,6 @@ fn pump(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn config(learner_threads: usize, selfplay_threads: usize) -> RunConfig {
-        let mut config = RunConfig::default();
-        config.run.learner_threads = learner_threads;
-        config.selfplay.threads = selfplay_threads;
-        config.evaluator.enabled = false;
-        config
-    }
-
-    #[test]
-    fn cores_split_in_halves_unless_configured() {
-        let split = |l, s, cores| {
-            let c = core_split(&config(l, s), cores);
-            (c.learner, c.selfplay)
-        };
-        assert_eq!(split(0, 0, 2), (1, 1));
-        assert_eq!(split(0, 0, 1), (1, 1));
-        assert_eq!(split(0, 0, 16), (8, 8));
-        assert_eq!(split(0, 0, 7), (3, 4));
-        assert_eq!(split(2, 0, 16), (2, 14));
-        assert_eq!(split(0, 3, 16), (8, 3));
-        assert_eq!(split(4, 4, 2), (4, 4));
-    }
-
-    #[test]
-    fn the_evaluator_takes_a_quarter_of_the_cores_from_self_play() {
-        let split = |threads, cores| {
-            let mut c = config(0, 0);
-            c.evaluator.enabled = true;
-            c.evaluator.threads = threads;
-            let s = core_split(&c, cores);
-            (s.learner, s.selfplay, s.evaluator)
-        };
-        assert_eq!(split(0, 16), (8, 4, 4));
-        assert_eq!(split(0, 2), (1, 1, 1), "at least one each, shared");
-        assert_eq!(split(0, 7), (3, 3, 1));
-        assert_eq!(split(2, 16), (8, 6, 2));
-    }
 
     #[test]
     fn the_learner_steps_only_within_the_replay_ratio() {

@@ -8,8 +8,9 @@
 //! a restart continues from the newest checkpoint that loads.
 
 use crate::checkpoints::CheckpointStore;
-use crate::concurrent::{Judges, LearnerSide, core_split, run_concurrent};
+use crate::concurrent::{Judges, LearnerSide, run_concurrent};
 use crate::config::{EngineFamily, RunConfig, RunMode};
+use crate::cores::CoreSplit;
 use crate::errors::RunError;
 use crate::family::{Family, MctsFamily, Trainee};
 use crate::gate::{GateVerdict, Gatekeeper};
@@ -22,7 +23,7 @@ use crate::run_dir::RunDir;
 use crate::seeds::session_seed;
 use shashki_net::Device;
 use shashki_nnue::NnueCheckpoint;
-use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer, available_cores};
+use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -60,6 +61,7 @@ pub fn train<'j>(
         run,
         _lock,
         mut config,
+        cores,
         ..
     } = open;
     if let Some(g) = options.generations {
@@ -78,7 +80,7 @@ pub fn train<'j>(
     // Concurrent self-play stops when the learner says so, which sees the
     // user's stop first.
     let halt = if concurrent {
-        config.selfplay.threads = core_split(&config, available_cores()).selfplay;
+        config.selfplay.threads = cores.selfplay;
         Arc::new(AtomicBool::new(false))
     } else {
         Arc::clone(&options.stop)
@@ -86,6 +88,7 @@ pub fn train<'j>(
     let loops = Loops {
         run: &run,
         config: &config,
+        cores,
         options: &options,
         halt: &halt,
     };
@@ -120,6 +123,7 @@ pub fn train<'j>(
 struct Loops<'a> {
     run: &'a RunDir,
     config: &'a RunConfig,
+    cores: CoreSplit,
     options: &'a TrainOptions,
     halt: &'a AtomicBool,
 }
@@ -152,6 +156,7 @@ impl Loops<'_> {
             config,
             store,
             run: self.run,
+            cores: self.cores,
             device: &options.device,
             restart: options.restart,
         };

@@ -33,6 +33,7 @@
 pub mod checkpoints;
 pub mod concurrent;
 pub mod config;
+pub mod cores;
 pub mod diagnose;
 pub mod errors;
 pub mod family;

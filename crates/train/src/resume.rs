@@ -5,12 +5,14 @@
 
 use crate::checkpoints::{CheckpointFile, CheckpointStore, Loaded};
 use crate::config::RunConfig;
+use crate::cores::{CoreSplit, core_split};
 use crate::errors::RunError;
 use crate::family::Trainee;
 use crate::observer::Observer;
 use crate::run_dir::{RunDir, RunLock};
 use crate::state::LearnerState;
 use shashki_net::Device;
+use shashki_selfplay::available_cores;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -24,6 +26,8 @@ pub struct OpenRun {
     pub(crate) _lock: RunLock,
     /// The run's configuration (the one saved in it, if any).
     pub(crate) config: RunConfig,
+    /// How a concurrent run shares this machine's cores.
+    pub(crate) cores: CoreSplit,
     /// Whether the directory held a run already.
     resumed: bool,
 }
@@ -43,6 +47,12 @@ impl OpenRun {
     /// The configuration the run goes on with.
     pub fn config(&self) -> &RunConfig {
         &self.config
+    }
+
+    /// How a concurrent run shares this machine's cores (settled once, for
+    /// the banner, the evaluator and the run alike).
+    pub fn cores(&self) -> CoreSplit {
+        self.cores
     }
 
     /// The file that configuration comes from: the run's saved copy when
@@ -65,10 +75,12 @@ pub(crate) fn open_run(
     if let Some(note) = note {
         observer.message(&note);
     }
+    let cores = core_split(&config, available_cores());
     Ok(OpenRun {
         run,
         _lock: lock,
         config,
+        cores,
         resumed,
     })
 }

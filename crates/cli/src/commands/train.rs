@@ -11,9 +11,8 @@ use crate::run_options::{DEFAULT_CONFIG, RunArgs, load_config, stopped_line};
 use crate::signals::stop_on_signals;
 use anyhow::{Context, Result};
 use shashki_net::device_from_name;
-use shashki_selfplay::available_cores;
-use shashki_train::concurrent::core_split;
 use shashki_train::config::{EngineFamily, RunMode};
+use shashki_train::cores::CoreSplit;
 use shashki_train::{OpenRun, Rater, RunConfig, TrainOptions};
 use std::path::PathBuf;
 
@@ -46,11 +45,10 @@ pub struct Args {
 }
 
 /// How the run shares the cores, for the banner.
-fn schedule_line(config: &RunConfig) -> String {
+fn schedule_line(config: &RunConfig, split: CoreSplit) -> String {
     match config.run.mode {
         RunMode::Sequential => format!("self-play on {}", config.selfplay.threads_line()),
         RunMode::Concurrent => {
-            let split = core_split(config, available_cores());
             let evaluator = match split.evaluator {
                 0 => String::new(),
                 n => format!(
@@ -105,7 +103,7 @@ pub fn run(args: Args) -> Result<()> {
         args.run_dir.display(),
         shown_path.display(),
         args.run.device,
-        schedule_line(shown),
+        schedule_line(shown, run.cores()),
         shown.selfplay.games_per_generation,
         training_line(shown),
     ));
@@ -114,7 +112,7 @@ pub fn run(args: Args) -> Result<()> {
         pdn_dir: args.run_dir.join("gating"),
         gates: 0,
     };
-    let mut rater = ArenaRater::for_run(shown, &args.run.device)?;
+    let mut rater = ArenaRater::for_run(shown, run.cores().evaluator, &args.run.device)?;
     let options = TrainOptions {
         device,
         generations: args.generations,
