@@ -17,7 +17,10 @@ impl Kernels {
     /// The fastest implementation this CPU runs.
     pub fn detect() -> Kernels {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        // Every AVX2 CPU has POPCNT; the dense kernel counts with it.
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
             return Kernels::Avx2;
         }
         Kernels::Scalar
@@ -439,7 +442,7 @@ mod avx2 {
     /// (which has 8 entries of slack); returns how many. `input.len()` is a
     /// multiple of 32. Branch-free: eight group numbers are stored per
     /// 32 inputs and the count moves by the ones among them.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     fn nonzero_groups(input: &[u8], nonzero: &mut [u16]) -> usize {
         let mut count = 0;
         for chunk in (0..input.len()).step_by(32) {
@@ -542,6 +545,18 @@ mod avx2 {
             }
         }
         let max = _mm256_set1_epi32(127);
+        if R == 4 && first + 32 <= out.len() {
+            // SAFETY: 32 biases from `first + 32 <= padded`, 32 bytes out
+            // from `first + 32 <= out.len()`.
+            unsafe {
+                store_clipped4(
+                    &acc[..4],
+                    bias.as_ptr().add(first),
+                    out.as_mut_ptr().add(first),
+                )
+            };
+            return;
+        }
         for (r, a) in acc.into_iter().enumerate() {
             let at = first + 8 * r;
             let mut lanes = [0i32; 8];
@@ -560,10 +575,37 @@ mod avx2 {
         }
     }
 
+    /// Four registers of eight sums (32 outputs) plus their biases,
+    /// shifted and clipped to 0..=127, stored as 32 bytes in output order.
+    ///
+    /// # Safety
+    /// `acc` holds four registers, 32 biases lie from `bias` and 32 bytes
+    /// are writable from `out`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn store_clipped4(acc: &[__m256i], bias: *const i32, out: *mut u8) {
+        let (zero, max) = (_mm256_setzero_si256(), _mm256_set1_epi32(127));
+        // SAFETY: the caller's promise.
+        let v: [__m256i; 4] = std::array::from_fn(|r| unsafe {
+            let b = _mm256_loadu_si256(bias.add(8 * r).cast());
+            let v = _mm256_srai_epi32::<6>(_mm256_add_epi32(acc[r], b));
+            _mm256_min_epi32(_mm256_max_epi32(v, zero), max)
+        });
+        // The packs interleave 128-bit lanes: dwords come out as 0lo 1lo
+        // 2lo 3lo 0hi 1hi 2hi 3hi (register, half), put back in order.
+        let bytes = _mm256_packus_epi16(
+            _mm256_packs_epi32(v[0], v[1]),
+            _mm256_packs_epi32(v[2], v[3]),
+        );
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        // SAFETY: 32 bytes writable from `out`.
+        unsafe { _mm256_storeu_si256(out.cast(), _mm256_permutevar8x32_epi32(bytes, order)) };
+    }
+
     /// `maddubs` multiplies u8 by i8 and adds pairs into i16 (no saturation:
     /// 2 x 127 x 127 < 32768), `madd` by ones widens pairs into i32: each
     /// i32 lane is one output's sum over a group of four inputs.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     pub unsafe fn dense(
         weight: &[i8],
         bias: &[i32],
