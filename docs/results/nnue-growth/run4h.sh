@@ -15,12 +15,15 @@
 #   docs/results/nnue-growth/run4h.sh rate H    # the net at H hours against nnue-data-2h
 # SHASHKI=BINARY runs another build (a copy, so a rebuild cannot swap it
 # under a running match; ratings name its commit in their log).
-# RUN_NAME=NAME (default run4h) names another run of the same recipe.
+# RUN_NAME=NAME (default run4h) names another run; CONFIG=FILE (default
+# configs/nnue.toml) gives it another recipe or seed (a resumed run keeps
+# the config saved in its directory).
 set -u
 S=${SHASHKI:-$PWD/target/release/shashki}
 D=docs/results/nnue-growth
 R=runs/nnue-growth
 NAME=${RUN_NAME:-run4h}
+CONFIG=${CONFIG:-configs/nnue.toml}
 RUN=$R/$NAME
 mkdir -p $R $D/logs $D/nets/$NAME
 # Prefixes each line with the unix time.
@@ -28,11 +31,11 @@ stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s)" "$line"; do
 case ${1:-} in
   speed)
     out=$(mktemp -d)
-    { date -u; uptime; $S selfplay --config configs/nnue.toml --out $out --games 256 --rounds 1 2>&1 | tail -4; } \
+    { date -u; uptime; $S selfplay --config $CONFIG --out $out --games 256 --rounds 1 2>&1 | tail -4; } \
       | tee -a $D/logs/$NAME-speed.log
     rm -rf $out;;
   train)
-    $S train --config configs/nnue.toml --run-dir $RUN --seconds 14400 --plain 2>&1 | stamp >> $R/$NAME.log
+    $S train --config $CONFIG --run-dir $RUN --seconds 14400 --plain 2>&1 | stamp >> $R/$NAME.log
     cp $R/$NAME.log $D/logs/
     # The hourly nets outlive the machine's runs/ here.
     cp $RUN/checkpoints/time-*s.shzk $RUN/checkpoints/time-*s.state.json $D/nets/$NAME/ 2>/dev/null;;
