@@ -544,7 +544,6 @@ mod avx2 {
                 }
             }
         }
-        let max = _mm256_set1_epi32(127);
         if R == 4 && first + 32 <= out.len() {
             // SAFETY: 32 biases from `first + 32 <= padded`, 32 bytes out
             // from `first + 32 <= out.len()`.
@@ -557,6 +556,7 @@ mod avx2 {
             };
             return;
         }
+        let max = _mm256_set1_epi32(127);
         for (r, a) in acc.into_iter().enumerate() {
             let at = first + 8 * r;
             let mut lanes = [0i32; 8];
