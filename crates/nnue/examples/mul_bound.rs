@@ -4,12 +4,12 @@
 //! loop of eight independent instructions (no instruction waits for
 //! another, so the loop runs at the multipliers' rate), then the least
 //! time the first dense layer can take for each feature-transformer width:
-//! the multiplies it issues (per group of four non-zero inputs and eight
-//! outputs, 1.5 with paired groups) at that rate, nothing else counted.
+//! the multiplies it issues (per group of four inputs and eight outputs,
+//! one `maddubs` and a quarter of a `madd`: the kernel multiplies every
+//! group and widens four groups' sums at once) at that rate, nothing else
+//! counted.
 //!
-//! `cargo run --release -p shashki-nnue --example mul_bound -- [NONZERO]`:
-//! NONZERO is the share of the first layer's input groups that are not all
-//! zero (default 0.8875: 56.8 of 64 for `nnue-data-2h`, measured).
+//! `cargo run --release -p shashki-nnue --example mul_bound`
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -69,12 +69,12 @@ mod x86 {
         madd: "vpmaddwd", "vpmaddwd"
     );
     eight_a_turn!(
-        /// Four of each a turn, interleaved (as the paired kernel issues
-        /// them: two `maddubs` to one `madd`, here one to one).
+        /// Four of each a turn, interleaved (the kernel issues four
+        /// `maddubs` to one `madd`, here one to one).
         mixed: "vpmaddubsw", "vpmaddwd"
     );
 
-    pub fn run(nonzero: f64) {
+    pub fn run() {
         if !std::is_x86_feature_detected!("avx2") {
             println!("no AVX2 here: nothing to measure");
             return;
@@ -84,12 +84,12 @@ mod x86 {
         println!("vpmaddubsw: {ubs:.3} ns each ({:.2} a ns)", 1.0 / ubs);
         println!("vpmaddwd:   {wd:.3} ns each ({:.2} a ns)", 1.0 / wd);
         println!("mixed:      {mix:.3} ns each ({:.2} a ns)", 1.0 / mix);
-        println!("first dense layer (2 ft -> 32), {nonzero:.4} of its groups non-zero, paired:");
+        println!("first dense layer (2 ft -> 32), every group, four folded:");
         for ft in [128usize, 256, 512] {
-            let groups = (2 * ft / 4) as f64 * nonzero;
+            let groups = (2 * ft / 4) as f64;
             // Per group and register of eight outputs: one maddubs, and one
-            // madd per two groups.
-            let (bytes, words) = (groups * 4.0, groups * 4.0 / 2.0);
+            // madd per four groups.
+            let (bytes, words) = (groups * 4.0, groups * 4.0 / 4.0);
             // The two share the multipliers: the mixed loop's rate.
             let least = (bytes + words) * mix;
             println!(
@@ -100,11 +100,8 @@ mod x86 {
 }
 
 fn main() {
-    let nonzero = std::env::args()
-        .nth(1)
-        .map_or(0.8875, |a| a.parse().expect("NONZERO: a share such as 0.9"));
     #[cfg(target_arch = "x86_64")]
-    x86::run(nonzero);
+    x86::run();
     #[cfg(not(target_arch = "x86_64"))]
-    println!("x86_64 only (share {nonzero})");
+    println!("x86_64 only");
 }

@@ -4,11 +4,12 @@
 //! are never evaluated (cut off first, or found in the [`EvalCache`]) cost
 //! nothing but the record.
 
-use crate::dense::{DenseLayers, Scratch};
+use crate::aligned::AlignedVec;
+use crate::dense::KernelNet;
 use crate::eval_cache::EvalCache;
 use crate::features::{MAX_REMOVED, MoveDelta, PERSPECTIVES, PieceSquare, perspective_index};
 use crate::quant::{QuantNet, output_to_cp};
-use crate::simd::Kernels;
+use crate::simd::{Activations, Kernels};
 use shashki_rules::{Move, Position};
 use shashki_search::alphabeta::StaticEval;
 use std::sync::Arc;
@@ -25,14 +26,14 @@ struct Frame {
 /// inference with the fastest kernels the CPU has.
 pub struct NnueEval {
     net: Arc<QuantNet>,
-    /// The hidden layers in the kernels' layout (shared by forks).
-    dense: Arc<DenseLayers>,
-    scratch: Scratch,
+    /// The weights in the kernels' layout (shared by forks).
+    kernel_net: Arc<KernelNet>,
+    activations: Activations,
     kernels: Kernels,
     name: String,
     frames: Vec<Frame>,
     /// `frames.len() * 2 * ft` values; frame `i` at `i * 2 * ft`.
-    accs: Vec<i16>,
+    accs: AlignedVec<i16>,
     top: usize,
     /// What [`StaticEval::evaluate`] answered before (this evaluator's own:
     /// each search thread has one).
@@ -47,25 +48,26 @@ impl NnueEval {
 
     /// An evaluator with chosen kernels (tests and benchmarks).
     pub fn with_kernels(net: Arc<QuantNet>, name: impl Into<String>, kernels: Kernels) -> NnueEval {
-        let dense = Arc::new(DenseLayers::new(&net));
-        NnueEval::sharing(net, dense, name.into(), kernels)
+        let kernel_net = Arc::new(KernelNet::new(&net));
+        NnueEval::sharing(net, kernel_net, name.into(), kernels)
     }
 
-    /// An evaluator over `net` whose regrouped layers are `dense`.
+    /// An evaluator over `net` whose weights as the kernels read them are
+    /// `kernel_net`.
     fn sharing(
         net: Arc<QuantNet>,
-        dense: Arc<DenseLayers>,
+        kernel_net: Arc<KernelNet>,
         name: String,
         kernels: Kernels,
     ) -> NnueEval {
         NnueEval {
-            scratch: Scratch::new(&net),
+            activations: Activations::new(net.arch.ft, net.arch.hidden),
             net,
-            dense,
+            kernel_net,
             kernels,
             name,
             frames: Vec::new(),
-            accs: Vec::new(),
+            accs: AlignedVec::zeroed(0),
             top: 0,
             cache: EvalCache::default(),
         }
@@ -88,10 +90,10 @@ impl NnueEval {
         }
         let width = self.width();
         let ft = self.net.arch.ft;
-        let weights = &self.net.ft.weight;
+        let weights = self.kernel_net.ft.as_slice();
         for i in first + 1..=self.top {
             let delta = self.frames[i].delta.expect("uncomputed frames hold a move");
-            let (before, after) = self.accs.split_at_mut(i * width);
+            let (before, after) = self.accs.as_mut_slice().split_at_mut(i * width);
             let prev = &before[(i - 1) * width..];
             let next = &mut after[..width];
             if delta.is_quiet() {
@@ -125,14 +127,19 @@ impl NnueEval {
         }
         self.bring_up_to_date();
         let ft = self.net.arch.ft;
-        let frame = &self.accs[self.top * 2 * ft..(self.top + 1) * 2 * ft];
+        let frame = &self.accs.as_slice()[self.top * 2 * ft..(self.top + 1) * 2 * ft];
         let stm = perspective_index(pos.side_to_move());
         let own = &frame[stm * ft..(stm + 1) * ft];
         let opp = &frame[(1 - stm) * ft..(2 - stm) * ft];
         let bucket = self.net.arch.stacks.bucket(pos);
         let kernels = self.kernels;
-        self.dense
-            .propagate(&self.net, kernels, bucket, [own, opp], &mut self.scratch)
+        self.kernel_net.propagate(
+            &self.net,
+            kernels,
+            bucket,
+            [own, opp],
+            &mut self.activations,
+        )
     }
 
     /// The current node's accumulators (White's perspective, then Black's),
@@ -140,7 +147,7 @@ impl NnueEval {
     pub fn accumulators(&mut self) -> &[i16] {
         self.bring_up_to_date();
         let width = self.width();
-        &self.accs[self.top * width..(self.top + 1) * width]
+        &self.accs.as_slice()[self.top * width..(self.top + 1) * width]
     }
 }
 
@@ -156,7 +163,7 @@ impl StaticEval for NnueEval {
                 computed: true,
                 delta: None,
             });
-            self.accs.resize(2 * ft, 0);
+            self.accs.resize_zeroed(2 * ft);
         }
         self.top = 0;
         self.frames[0] = Frame {
@@ -166,7 +173,11 @@ impl StaticEval for NnueEval {
         for perspective in PERSPECTIVES {
             let half = perspective_index(perspective) * ft;
             let net = Arc::clone(&self.net);
-            net.refresh(root, perspective, &mut self.accs[half..half + ft]);
+            net.refresh(
+                root,
+                perspective,
+                &mut self.accs.as_mut_slice()[half..half + ft],
+            );
         }
     }
 
@@ -181,7 +192,7 @@ impl StaticEval for NnueEval {
         };
         if self.top == self.frames.len() {
             self.frames.push(frame);
-            self.accs.resize(self.frames.len() * self.width(), 0);
+            self.accs.resize_zeroed(self.frames.len() * self.width());
         } else {
             self.frames[self.top] = frame;
         }
@@ -204,7 +215,7 @@ impl StaticEval for NnueEval {
     fn fork(&self) -> Box<dyn StaticEval> {
         Box::new(NnueEval::sharing(
             Arc::clone(&self.net),
-            Arc::clone(&self.dense),
+            Arc::clone(&self.kernel_net),
             self.name.clone(),
             self.kernels,
         ))

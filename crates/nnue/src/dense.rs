@@ -1,48 +1,29 @@
-//! The dense layers as the kernels run them: the weights regrouped once
-//! per network ([`DenseLayers`], shared by every fork of an evaluator) and
-//! one evaluator's buffers ([`Scratch`]), so an evaluation allocates and
-//! clears nothing.
+//! The network as the kernels read it: the weights laid out once per
+//! network ([`KernelNet`], shared by every fork of an evaluator); an
+//! evaluator's buffers between them are its [`Activations`].
 
+use crate::aligned::AlignedVec;
 use crate::network::bucket_rows;
 use crate::quant::QuantNet;
-use crate::simd::{GroupedLayer, Kernels};
+use crate::simd::{Activations, DenseStack, GroupedLayer, Kernels};
 
-/// The two hidden layers' weights in the kernels' layout.
+/// The feature transformer's rows from a cache-line boundary and the two
+/// hidden layers regrouped.
 #[derive(Clone, Debug, PartialEq)]
-pub struct DenseLayers {
+pub struct KernelNet {
+    /// `ft.weight`: feature `f`'s row of `ft` values at `f * ft`.
+    pub ft: AlignedVec<i16>,
     l1: GroupedLayer,
     l2: GroupedLayer,
 }
 
-/// Activations between the layers, and the non-zero input groups.
-#[derive(Clone, Debug)]
-pub struct Scratch {
-    input: Vec<u8>,
-    a1: Vec<u8>,
-    a2: Vec<u8>,
-    nonzero: Vec<u16>,
-}
-
-impl Scratch {
-    /// Buffers for `net`'s sizes.
-    pub fn new(net: &QuantNet) -> Scratch {
+impl KernelNet {
+    /// `net`'s weights, laid out.
+    pub fn new(net: &QuantNet) -> KernelNet {
         let [h1, h2] = net.arch.hidden;
         let inputs = 2 * net.arch.ft;
-        Scratch {
-            input: vec![0; inputs],
-            a1: vec![0; h1],
-            a2: vec![0; h2],
-            nonzero: vec![0; inputs.max(h1) / 4 + 8],
-        }
-    }
-}
-
-impl DenseLayers {
-    /// `net`'s hidden layers, regrouped.
-    pub fn new(net: &QuantNet) -> DenseLayers {
-        let [h1, h2] = net.arch.hidden;
-        let inputs = 2 * net.arch.ft;
-        DenseLayers {
+        KernelNet {
+            ft: AlignedVec::from_slice(&net.ft.weight),
             l1: GroupedLayer::new(&net.l1.weight, &net.l1.bias, inputs, h1),
             l2: GroupedLayer::new(&net.l2.weight, &net.l2.bias, h1, h2),
         }
@@ -55,21 +36,15 @@ impl DenseLayers {
         net: &QuantNet,
         kernels: Kernels,
         bucket: usize,
-        [own, opp]: [&[i16]; 2],
-        scratch: &mut Scratch,
+        accumulators: [&[i16]; 2],
+        act: &mut Activations,
     ) -> i32 {
-        let h2 = net.arch.hidden[1];
-        let ft = net.arch.ft;
-        let Scratch {
-            input,
-            a1,
-            a2,
-            nonzero,
-        } = scratch;
-        kernels.crelu16(own, &mut input[..ft]);
-        kernels.crelu16(opp, &mut input[ft..]);
-        kernels.dense_crelu(&self.l1, bucket, input, a1, nonzero);
-        kernels.dense_crelu(&self.l2, bucket, a1, a2, nonzero);
-        net.out.bias[bucket] + kernels.dot(bucket_rows(&net.out.weight, bucket, h2), a2)
+        let stack = DenseStack {
+            l1: &self.l1,
+            l2: &self.l2,
+            out: bucket_rows(&net.out.weight, bucket, net.arch.hidden[1]),
+            bucket,
+        };
+        net.out.bias[bucket] + kernels.propagate(stack, accumulators, act)
     }
 }

@@ -24,6 +24,7 @@
 //! - [`NnueError`]: the crate's one error type.
 
 pub mod accumulator;
+pub mod aligned;
 pub mod checkpoint;
 pub mod dense;
 pub mod error;

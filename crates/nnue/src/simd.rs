@@ -3,6 +3,8 @@
 //! u8 x i8 stay below i16 saturation by the quantization clip), so they
 //! give identical results; the tests check it.
 
+use crate::aligned::AlignedVec;
+
 /// Which implementation runs the kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernels {
@@ -17,10 +19,7 @@ impl Kernels {
     /// The fastest implementation this CPU runs.
     pub fn detect() -> Kernels {
         #[cfg(target_arch = "x86_64")]
-        // Every AVX2 CPU has POPCNT; the dense kernel counts with it.
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-        {
+        if std::arch::is_x86_feature_detected!("avx2") {
             return Kernels::Avx2;
         }
         Kernels::Scalar
@@ -77,9 +76,10 @@ impl Kernels {
         let n = dst.len() / 2;
         assert_eq!(src.len(), 2 * n);
         assert!(n.is_multiple_of(16));
-        for f in added.into_iter().chain(removed) {
-            assert!((f + 1) * n <= weights.len(), "feature row out of range");
-        }
+        // The largest row, not a loop over the four: a chain of the two
+        // arrays was copied through the stack and stalled the loads.
+        let last = added[0].max(added[1]).max(removed[0]).max(removed[1]);
+        assert!((last + 1) * n <= weights.len(), "feature row out of range");
         match self {
             Kernels::Scalar => {
                 for p in 0..2 {
@@ -138,30 +138,94 @@ impl Kernels {
     /// A dense layer with clipped ReLU on bucket `bucket` of `layer`:
     /// `out[o] = clamp((bias[o] + sum_i weight[o][i] * input[i]) >> 6, 0,
     /// 127)`. `input.len()` is the layer's inputs (a multiple of 32), `out`
-    /// its outputs; `nonzero` has room for `input.len() / 4 + 8` group
-    /// numbers (scratch, so the hot path allocates and clears nothing).
+    /// its outputs.
     #[inline]
-    pub fn dense_crelu(
-        self,
-        layer: &GroupedLayer,
-        bucket: usize,
-        input: &[u8],
-        out: &mut [u8],
-        nonzero: &mut [u16],
-    ) {
+    pub fn dense_crelu(self, layer: &GroupedLayer, bucket: usize, input: &[u8], out: &mut [u8]) {
         assert_eq!(input.len(), layer.inputs);
         assert!(input.len().is_multiple_of(32));
         assert_eq!(out.len(), layer.outputs);
-        assert!(nonzero.len() >= input.len() / 4 + 8);
         let (weight, bias) = layer.bucket(bucket);
         match self {
             Kernels::Scalar => scalar_dense(layer.rows(bucket), bias, input, out),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: AVX2 is present; lengths checked above and by
-            // `GroupedLayer::bucket`; `paired` only where its bound holds.
-            Kernels::Avx2 => unsafe {
-                avx2::dense(weight, bias, input, out, nonzero, layer.paired)
-            },
+            // `GroupedLayer::bucket`; `fold` only as far as its bound holds.
+            Kernels::Avx2 => unsafe { avx2::dense(weight, bias, input, out, layer.fold) },
+        }
+    }
+}
+
+/// The layers after the accumulators, one output bucket's: the two
+/// hidden layers (regrouped) and the output layer's weights.
+#[derive(Clone, Copy, Debug)]
+pub struct DenseStack<'a> {
+    /// The first hidden layer: `2 ft` inputs.
+    pub l1: &'a GroupedLayer,
+    /// The second hidden layer.
+    pub l2: &'a GroupedLayer,
+    /// The output layer's weights (the bucket's row).
+    pub out: &'a [i16],
+    /// The bucket.
+    pub bucket: usize,
+}
+
+/// The activations between the layers (one evaluator's, so that an
+/// evaluation allocates nothing).
+#[derive(Clone, Debug)]
+pub struct Activations {
+    input: Vec<u8>,
+    a1: Vec<u8>,
+    a2: Vec<u8>,
+}
+
+impl Activations {
+    /// Buffers for `2 ft` inputs and hidden widths `h1`, `h2`.
+    pub fn new(ft: usize, [h1, h2]: [usize; 2]) -> Activations {
+        Activations {
+            input: vec![0; 2 * ft],
+            a1: vec![0; h1],
+            a2: vec![0; h2],
+        }
+    }
+}
+
+impl Kernels {
+    /// The output sum (without the output bias) of `stack` on the two
+    /// accumulators, side to move's first: [`crelu16`](Kernels::crelu16)
+    /// of both, [`dense_crelu`](Kernels::dense_crelu) twice and
+    /// [`dot`](Kernels::dot), in one call (with AVX2, one function with
+    /// the kernels inlined: the calls between them cost a tenth of an
+    /// evaluation).
+    pub fn propagate(
+        self,
+        stack: DenseStack,
+        [own, opp]: [&[i16]; 2],
+        act: &mut Activations,
+    ) -> i32 {
+        let Activations { input, a1, a2 } = act;
+        let ft = own.len();
+        assert!(opp.len() == ft && input.len() == 2 * ft && ft.is_multiple_of(16));
+        let (l1, l2) = (stack.l1, stack.l2);
+        assert!(l1.inputs == 2 * ft && l1.outputs == a1.len() && l2.inputs == a1.len());
+        assert!(l1.inputs.is_multiple_of(32) && l2.inputs.is_multiple_of(32));
+        assert!(l2.outputs == a2.len() && stack.out.len() == a2.len());
+        match self {
+            Kernels::Scalar => {
+                self.crelu16(own, &mut input[..ft]);
+                self.crelu16(opp, &mut input[ft..]);
+                self.dense_crelu(l1, stack.bucket, input, a1);
+                self.dense_crelu(l2, stack.bucket, a1, a2);
+                self.dot(stack.out, a2)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2 => {
+                let whole = a2.len() / 16 * 16;
+                // SAFETY: AVX2 is present; every length checked above (and
+                // the buckets' by `GroupedLayer::bucket`); each `fold` only
+                // as far as its bound holds.
+                let head = unsafe { avx2::propagate(stack, [own, opp], act) };
+                head + Kernels::Scalar.dot(&stack.out[whole..], &act.a2[whole..])
+            }
         }
     }
 }
@@ -169,21 +233,23 @@ impl Kernels {
 /// A dense layer laid out for the kernels: per bucket, per group of four
 /// inputs, each output's four i8 weights, outputs padded with zeros to a
 /// multiple of 8 (the biases too). One broadcast of four inputs then feeds
-/// eight outputs a register (`maddubs`), no sum runs across lanes, and a
-/// group of four zero inputs (most of them, after the clipped ReLU) is
-/// skipped.
+/// eight outputs a register (`maddubs`) and no sum runs across lanes. Every
+/// group is multiplied, zero or not: after the clipped ReLU nearly nine in
+/// ten groups of the shipped nets' first layer hold a non-zero input, and
+/// listing the others cost more than their multiplies (docs/BENCHMARKS.md,
+/// "All groups, four at a time").
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroupedLayer {
-    /// Two groups' `maddubs` pair sums may be added in i16 before they are
-    /// widened (one `madd` for two groups instead of two): exact when no
-    /// output's pair of weights exceeds [`PAIRED_WEIGHT_LIMIT`] in absolute
-    /// sum, which trained nets keep far below (the shipped ones: 96 and 72).
-    paired: bool,
+    /// How many groups' `maddubs` sums (1, 2 or 4) are added in i16 before
+    /// one `madd` widens them: exact while the weights any one i16 lane
+    /// sums stay within [`I16_LANE_LIMIT`] in absolute sum, which trained
+    /// nets keep far below (the shipped ones: at most 159 over four groups).
+    fold: usize,
     inputs: usize,
     outputs: usize,
     /// `outputs` rounded up to a multiple of 8.
     padded: usize,
-    weight: Vec<i8>,
+    weight: AlignedVec<i8>,
     bias: Vec<i32>,
     /// The weights as given, row-major (the scalar kernel's layout: each
     /// output's sum over contiguous inputs vectorizes).
@@ -212,19 +278,23 @@ impl GroupedLayer {
             padded_bias[(row / outputs) * padded + row % outputs] = b;
         }
         GroupedLayer {
-            paired: paired_sums_fit(weight),
+            fold: [4, 2]
+                .into_iter()
+                .find(|&fold| lanes_fit(weight, inputs, fold))
+                .unwrap_or(1),
             inputs,
             outputs,
             padded,
-            weight: grouped,
+            weight: AlignedVec::from_slice(&grouped),
             bias: padded_bias,
             rows: weight.to_vec(),
         }
     }
 
-    /// Whether the kernels add two groups' pair sums before widening them.
-    pub fn paired(&self) -> bool {
-        self.paired
+    /// How many groups' pair sums the kernels add in i16 before widening
+    /// them (1, 2 or 4).
+    pub fn fold(&self) -> usize {
+        self.fold
     }
 
     /// Bucket `b`'s row-major weights.
@@ -237,22 +307,36 @@ impl GroupedLayer {
     fn bucket(&self, b: usize) -> (&[i8], &[i32]) {
         let len = self.inputs * self.padded;
         (
-            &self.weight[b * len..(b + 1) * len],
+            &self.weight.as_slice()[b * len..(b + 1) * len],
             &self.bias[b * self.padded..(b + 1) * self.padded],
         )
     }
 }
 
-/// The largest `|w[2k]| + |w[2k + 1]|` with which two `maddubs` pair sums
-/// of activations up to 127 add without leaving i16: 2 x 127 x 129 = 32,766.
-pub const PAIRED_WEIGHT_LIMIT: i32 = 129;
+/// The largest sum of `|w|` over the weights one i16 lane adds up with
+/// which its sum of activations up to 127 stays in i16: 127 x 258 =
+/// 32,766 (the lanes wrap, so only the final sum must fit; one `maddubs`
+/// pair, at most 2 x 127 x 128, never saturates).
+pub const I16_LANE_LIMIT: i32 = 258;
 
-/// Whether every pair of neighbouring weights (the pairs `maddubs` sums;
-/// rows have an even length) stays within [`PAIRED_WEIGHT_LIMIT`].
-fn paired_sums_fit(weight: &[i8]) -> bool {
-    weight
-        .chunks_exact(2)
-        .all(|p| i32::from(p[0]).abs() + i32::from(p[1]).abs() <= PAIRED_WEIGHT_LIMIT)
+/// Whether `fold` groups' `maddubs` sums add in i16 exactly: in every row of
+/// `inputs` weights, for each run of `fold` groups of four, the `2 fold`
+/// weights that share an i16 lane (inputs 0, 1 or 2, 3 of each group) stay
+/// within [`I16_LANE_LIMIT`].
+fn lanes_fit(weight: &[i8], inputs: usize, fold: usize) -> bool {
+    weight.chunks_exact(inputs).all(|row| {
+        row.chunks_exact(4 * fold).all(|run| {
+            (0..2).all(|lane| {
+                let sum: i32 = run
+                    .chunks_exact(4)
+                    .map(|group| {
+                        i32::from(group[2 * lane]).abs() + i32::from(group[2 * lane + 1]).abs()
+                    })
+                    .sum();
+                sum <= I16_LANE_LIMIT
+            })
+        })
+    })
 }
 
 fn scalar_update(
@@ -381,9 +465,34 @@ mod avx2 {
         }
     }
 
+    /// [`Kernels::propagate`] without its output tail (the last
+    /// `a2.len() % 16` products), its lengths checked by it: every kernel
+    /// below is inlined into this one function.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn propagate(
+        stack: super::DenseStack,
+        [own, opp]: [&[i16]; 2],
+        act: &mut super::Activations,
+    ) -> i32 {
+        let super::Activations { input, a1, a2 } = act;
+        let ft = own.len();
+        let (l1, l2) = (stack.l1, stack.l2);
+        let ((w1, b1), (w2, b2)) = (l1.bucket(stack.bucket), l2.bucket(stack.bucket));
+        let whole = a2.len() / 16 * 16;
+        // SAFETY: the caller checked every length.
+        unsafe {
+            crelu16(own, &mut input[..ft]);
+            crelu16(opp, &mut input[ft..]);
+            dense(w1, b1, input, a1, l1.fold);
+            dense(w2, b2, a1, a2, l2.fold);
+            dot(&stack.out[..whole], &a2[..whole])
+        }
+    }
+
     /// `sum weight[i] * input[i]` over a multiple of 16 values (inputs
     /// widened to i16; a `madd` pair of u8 x i16 products fits in i32).
     #[target_feature(enable = "avx2")]
+    #[inline]
     pub unsafe fn dot(weight: &[i16], input: &[u8]) -> i32 {
         let mut acc = _mm256_setzero_si256();
         for chunk in (0..input.len()).step_by(16) {
@@ -404,143 +513,89 @@ mod avx2 {
         _mm_cvtsi128_si32(sum)
     }
 
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn crelu16(src: &[i16], dst: &mut [u8]) {
-        let zero = _mm256_setzero_si256();
-        let max = _mm256_set1_epi16(127);
-        for chunk in (0..src.len()).step_by(16) {
-            // SAFETY: 16 values in and out from `chunk`, inside both slices.
-            unsafe {
-                let x = _mm256_loadu_si256(src.as_ptr().add(chunk).cast());
-                let x = _mm256_min_epi16(_mm256_max_epi16(x, zero), max);
-                let packed =
-                    _mm_packus_epi16(_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
-                _mm_storeu_si128(dst.as_mut_ptr().add(chunk).cast(), packed);
-            }
-        }
-    }
-
-    /// For each byte, the positions of its set bits, in order.
-    const BIT_POSITIONS: [[u16; 8]; 256] = {
-        let mut table = [[0u16; 8]; 256];
-        let mut byte = 0;
-        while byte < 256 {
-            let (mut bit, mut n) = (0, 0);
-            while bit < 8 {
-                if byte & (1 << bit) != 0 {
-                    table[byte][n] = bit as u16;
-                    n += 1;
-                }
-                bit += 1;
-            }
-            byte += 1;
-        }
-        table
-    };
-
-    /// The groups of four inputs that are not all zero, into `nonzero`
-    /// (which has 8 entries of slack); returns how many. `input.len()` is a
-    /// multiple of 32. Branch-free: eight group numbers are stored per
-    /// 32 inputs and the count moves by the ones among them.
-    #[target_feature(enable = "avx2,popcnt")]
-    fn nonzero_groups(input: &[u8], nonzero: &mut [u16]) -> usize {
-        let mut count = 0;
-        for chunk in (0..input.len()).step_by(32) {
-            // SAFETY: `chunk + 32 <= input.len()`, and `count + 8 <=
-            // chunk / 4 + 8 <= nonzero.len()` (checked by the caller).
-            unsafe {
-                let v = _mm256_loadu_si256(input.as_ptr().add(chunk).cast());
-                let zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
-                let bits = !_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as usize & 0xFF;
-                let base = _mm_set1_epi16((chunk / 4) as i16);
-                let positions = _mm_loadu_si128(BIT_POSITIONS[bits].as_ptr().cast());
-                let slot = nonzero.as_mut_ptr().add(count).cast();
-                _mm_storeu_si128(slot, _mm_add_epi16(base, positions));
-                count += bits.count_ones() as usize;
-            }
-        }
-        count
-    }
-
-    /// Group `g`'s four inputs broadcast to every i32 lane, and the address
-    /// of its weights for outputs `first..`.
-    ///
-    /// # Safety
-    /// Inputs `4 g..4 g + 4` lie in `input`; weights from `(g * padded +
-    /// first) * 4` lie in `weight`.
+    /// 32 values a turn: `packus` clips below at 0 (and above at 255),
+    /// `min` at 127; the pack interleaves the two registers' 128-bit lanes,
+    /// which one permute puts back in order. A tail of 16 is done alone.
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn group(
-        input: &[u8],
-        weight: &[i8],
-        g: u16,
-        padded: usize,
-        first: usize,
-    ) -> (__m256i, *const i8) {
-        let g = usize::from(g);
-        // SAFETY: the caller's promise.
-        unsafe {
-            let four = input.as_ptr().add(4 * g).cast::<i32>().read_unaligned();
-            let row = weight.as_ptr().add((g * padded + first) * 4);
-            (_mm256_set1_epi32(four), row)
+    pub unsafe fn crelu16(src: &[i16], dst: &mut [u8]) {
+        let max = _mm256_set1_epi8(127);
+        let whole = src.len() / 32 * 32;
+        for chunk in (0..whole).step_by(32) {
+            // SAFETY: 32 values in and out from `chunk + 32 <= src.len()`.
+            unsafe {
+                let a = _mm256_loadu_si256(src.as_ptr().add(chunk).cast());
+                let b = _mm256_loadu_si256(src.as_ptr().add(chunk + 16).cast());
+                let packed = _mm256_min_epu8(_mm256_packus_epi16(a, b), max);
+                let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+                _mm256_storeu_si256(dst.as_mut_ptr().add(chunk).cast(), ordered);
+            }
+        }
+        if whole < src.len() {
+            // SAFETY: the last 16 values (the length is a multiple of 16).
+            unsafe {
+                let x = _mm256_loadu_si256(src.as_ptr().add(whole).cast());
+                let packed =
+                    _mm_packus_epi16(_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
+                let clipped = _mm_min_epu8(packed, _mm_set1_epi8(127));
+                _mm_storeu_si128(dst.as_mut_ptr().add(whole).cast(), clipped);
+            }
         }
     }
 
-    /// Outputs `first..first + 8 * R` over the non-zero groups, clipped
-    /// into `out` (`R` registers of eight i32 sums). With `PAIRED`, two
-    /// groups' i16 pair sums are added before one `madd` widens them (the
-    /// layer's weights were checked to allow it).
+    /// Outputs `first..first + 8 * R` over every group of four inputs,
+    /// `F` groups at a time, clipped into `out` (`R` registers of eight
+    /// i32 sums). The `F` groups' `maddubs` pair sums add in i16 before one
+    /// `madd` widens them (the layer's weights were checked to allow it).
     #[target_feature(enable = "avx2")]
-    fn block<const R: usize, const PAIRED: bool>(
+    fn block<const R: usize, const F: usize>(
         weight: &[i8],
         bias: &[i32],
         input: &[u8],
-        groups: &[u16],
         first: usize,
         out: &mut [u8],
     ) {
         let padded = bias.len();
         let ones = _mm256_set1_epi16(1);
         let mut acc = [_mm256_setzero_si256(); R];
-        // SAFETY (every `group` and load below): group g's four inputs and
-        // its `padded * 4` weights lie inside `input` and `weight` (checked
-        // by the caller), and `first + 8 * R <= padded`.
-        let singles = if PAIRED {
-            let pairs = groups.chunks_exact(2);
-            let rest = pairs.remainder();
-            for pair in pairs {
-                // SAFETY: see above.
-                let ((x0, row0), (x1, row1)) = unsafe {
-                    (
-                        group(input, weight, pair[0], padded, first),
-                        group(input, weight, pair[1], padded, first),
-                    )
+        for start in (0..input.len() / 4).step_by(F) {
+            // SAFETY (every load below): groups `start..start + F` lie in
+            // `input` (its length is a multiple of 4 F) and their weights for
+            // outputs `first..first + 8 R <= padded` in `weight` (checked by
+            // the caller).
+            let x: [__m256i; F] = if F == 4 {
+                // One load of the 16 inputs, each group's four broadcast
+                // by a shuffle (the loads are the scarcer port).
+                let sixteen = unsafe {
+                    _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                        input.as_ptr().add(4 * start).cast(),
+                    ))
                 };
-                for (r, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: as above.
-                    unsafe {
-                        let w0 = _mm256_loadu_si256(row0.add(32 * r).cast());
-                        let w1 = _mm256_loadu_si256(row1.add(32 * r).cast());
-                        let sums = _mm256_add_epi16(
-                            _mm256_maddubs_epi16(x0, w0),
-                            _mm256_maddubs_epi16(x1, w1),
-                        );
-                        *a = _mm256_add_epi32(*a, _mm256_madd_epi16(sums, ones));
-                    }
-                }
-            }
-            rest
-        } else {
-            groups
-        };
-        for &g in singles {
-            // SAFETY: see above.
-            let (x, row) = unsafe { group(input, weight, g, padded, first) };
+                std::array::from_fn(|k| match k {
+                    0 => _mm256_shuffle_epi32::<0x00>(sixteen),
+                    1 => _mm256_shuffle_epi32::<0x55>(sixteen),
+                    2 => _mm256_shuffle_epi32::<0xAA>(sixteen),
+                    _ => _mm256_shuffle_epi32::<0xFF>(sixteen),
+                })
+            } else {
+                std::array::from_fn(|k| unsafe {
+                    let four = input.as_ptr().add(4 * (start + k)).cast::<i32>();
+                    _mm256_set1_epi32(four.read_unaligned())
+                })
+            };
+            let rows: [*const i8; F] = std::array::from_fn(|k| unsafe {
+                weight.as_ptr().add(((start + k) * padded + first) * 4)
+            });
             for (r, a) in acc.iter_mut().enumerate() {
                 // SAFETY: as above.
                 unsafe {
-                    let w = _mm256_loadu_si256(row.add(32 * r).cast());
-                    *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones));
+                    let product = |(x, row): (&__m256i, &*const i8)| {
+                        _mm256_maddubs_epi16(*x, _mm256_loadu_si256(row.add(32 * r).cast()))
+                    };
+                    let mut products = x.iter().zip(&rows).map(product);
+                    let first_sums = products.next().expect("F >= 1");
+                    let sums = products.fold(first_sums, |s, p| _mm256_add_epi16(s, p));
+                    *a = _mm256_add_epi32(*a, _mm256_madd_epi16(sums, ones));
                 }
             }
         }
@@ -603,35 +658,30 @@ mod avx2 {
     }
 
     /// `maddubs` multiplies u8 by i8 and adds pairs into i16 (no saturation:
-    /// 2 x 127 x 127 < 32768), `madd` by ones widens pairs into i32: each
-    /// i32 lane is one output's sum over a group of four inputs.
-    #[target_feature(enable = "avx2,popcnt")]
-    pub unsafe fn dense(
-        weight: &[i8],
-        bias: &[i32],
-        input: &[u8],
-        out: &mut [u8],
-        nonzero: &mut [u16],
-        paired: bool,
-    ) {
+    /// 2 x 127 x 128 < 32768), `fold` groups' of them add in i16, `madd` by
+    /// ones widens pairs into i32: each i32 lane is one output's sum over
+    /// `fold` groups of four inputs.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn dense(weight: &[i8], bias: &[i32], input: &[u8], out: &mut [u8], fold: usize) {
+        match fold {
+            4 => blocks::<4>(weight, bias, input, out),
+            2 => blocks::<2>(weight, bias, input, out),
+            _ => blocks::<1>(weight, bias, input, out),
+        }
+    }
+
+    /// Every output of [`dense`], 32 at a time, then eight at a time.
+    #[target_feature(enable = "avx2")]
+    fn blocks<const F: usize>(weight: &[i8], bias: &[i32], input: &[u8], out: &mut [u8]) {
         let padded = bias.len();
-        let count = nonzero_groups(input, nonzero);
-        let groups = &nonzero[..count];
         let mut first = 0;
         while first + 32 <= padded {
-            if paired {
-                block::<4, true>(weight, bias, input, groups, first, out);
-            } else {
-                block::<4, false>(weight, bias, input, groups, first, out);
-            }
+            block::<4, F>(weight, bias, input, first, out);
             first += 32;
         }
         while first < padded {
-            if paired {
-                block::<1, true>(weight, bias, input, groups, first, out);
-            } else {
-                block::<1, false>(weight, bias, input, groups, first, out);
-            }
+            block::<1, F>(weight, bias, input, first, out);
             first += 8;
         }
     }

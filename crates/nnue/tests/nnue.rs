@@ -125,10 +125,14 @@ fn simd_kernels_equal_scalar_on_extreme_values() {
     let n = 64;
     let weights: Vec<i16> = (0..8 * n).map(|_| rng.random()).collect();
     let src: Vec<i16> = (0..n).map(|_| rng.random()).collect();
-    // Full-range weights, and weights small enough (|w| <= 64: a pair at
-    // most 128) that the kernels add two groups' pair sums in i16.
+    // Full-range weights; weights small enough (|w| <= 64: the four an
+    // i16 lane sums over two groups at most 256) that the kernels add two
+    // groups' pair sums in i16, and (|w| <= 32, or all 32: eight at most
+    // 256) four groups'.
     let full: Vec<i8> = (0..80 * n).map(|_| rng.random()).collect();
     let small: Vec<i8> = full.iter().map(|&w| w / 2).collect();
+    let tiny: Vec<i8> = full.iter().map(|&w| w / 4).collect();
+    let edge = vec![32i8; 80 * n];
     let bias: Vec<i32> = (0..80)
         .map(|_| rng.random_range(-100_000..100_000))
         .collect();
@@ -141,16 +145,18 @@ fn simd_kernels_equal_scalar_on_extreme_values() {
         // Activations up to 255 would saturate maddubs; the kernels only
         // ever see 0..=127.
         assert!(act.iter().all(|&a| a <= 127));
-        // Outputs in blocks of 32, of 8, and a padded tail; two buckets.
+        // Outputs in blocks of 32, of 8, and a padded tail; two buckets;
+        // the activations above and all at 127 (the i16 lanes' edge).
         let mut outs = Vec::new();
-        for (dense_w, paired) in [(&full, false), (&small, true)] {
+        let layers = [(&full, 1), (&small, 2), (&tiny, 4), (&edge, 4)];
+        for (dense_w, fold) in layers {
             for outputs in [16, 13, 40] {
                 let rows = &dense_w[..2 * outputs * n];
                 let grouped = GroupedLayer::new(rows, &bias[..2 * outputs], n, outputs);
-                assert_eq!(grouped.paired(), paired);
-                for bucket in 0..2 {
+                assert_eq!(grouped.fold(), fold);
+                for (bucket, input) in [(0, &act), (1, &act), (1, &vec![127u8; n])] {
                     let mut out = vec![0u8; outputs];
-                    k.dense_crelu(&grouped, bucket, &act, &mut out, &mut [0; 24]);
+                    k.dense_crelu(&grouped, bucket, input, &mut out);
                     outs.push(out);
                 }
             }
