@@ -484,9 +484,53 @@ mod avx2 {
             crelu16(own, &mut input[..ft]);
             crelu16(opp, &mut input[ft..]);
             dense(w1, b1, input, a1, l1.fold);
+            if b2.len() == 32 && a2.len() == 32 {
+                // One block of 32: its activations go straight into the
+                // output's products, never stored and loaded back.
+                let acc = match l2.fold {
+                    4 => sums::<4, 4>(w2, 32, a1, 0),
+                    2 => sums::<4, 2>(w2, 32, a1, 0),
+                    _ => sums::<4, 1>(w2, 32, a1, 0),
+                };
+                return clipped_dot4(&acc, b2.as_ptr(), stack.out.as_ptr());
+            }
             dense(w2, b2, a1, a2, l2.fold);
             dot(&stack.out[..whole], &a2[..whole])
         }
+    }
+
+    /// `sum_o clamp((acc[o] + bias[o]) >> 6, 0, 127) * weight[o]` over the
+    /// 32 outputs of four registers of sums (i32 products: at most 127 x
+    /// 32,767 each).
+    ///
+    /// # Safety
+    /// 32 biases lie from `bias` and 32 weights from `weight`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn clipped_dot4(acc: &[__m256i; 4], bias: *const i32, weight: *const i16) -> i32 {
+        let (zero, max) = (_mm256_setzero_si256(), _mm256_set1_epi32(127));
+        let mut total = _mm256_setzero_si256();
+        for (r, a) in acc.iter().enumerate() {
+            // SAFETY: the caller's promise.
+            unsafe {
+                let b = _mm256_loadu_si256(bias.add(8 * r).cast());
+                let v = _mm256_srai_epi32::<6>(_mm256_add_epi32(*a, b));
+                let v = _mm256_min_epi32(_mm256_max_epi32(v, zero), max);
+                let w = _mm256_cvtepi16_epi32(_mm_loadu_si128(weight.add(8 * r).cast()));
+                total = _mm256_add_epi32(total, _mm256_mullo_epi32(v, w));
+            }
+        }
+        horizontal_sum(total)
+    }
+
+    /// The sum of eight i32 lanes.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn horizontal_sum(v: __m256i) -> i32 {
+        let sum = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b01_00_11_10>(sum));
+        let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b10_11_00_01>(sum));
+        _mm_cvtsi128_si32(sum)
     }
 
     /// `sum weight[i] * input[i]` over a multiple of 16 values (inputs
@@ -504,13 +548,7 @@ mod avx2 {
                 acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x, w));
             }
         }
-        let sum = _mm_add_epi32(
-            _mm256_castsi256_si128(acc),
-            _mm256_extracti128_si256::<1>(acc),
-        );
-        let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b01_00_11_10>(sum));
-        let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b10_11_00_01>(sum));
-        _mm_cvtsi128_si32(sum)
+        horizontal_sum(acc)
     }
 
     /// 32 values a turn: `packus` clips below at 0 (and above at 255),
@@ -543,10 +581,8 @@ mod avx2 {
         }
     }
 
-    /// Outputs `first..first + 8 * R` over every group of four inputs,
-    /// `F` groups at a time, clipped into `out` (`R` registers of eight
-    /// i32 sums). The `F` groups' `maddubs` pair sums add in i16 before one
-    /// `madd` widens them (the layer's weights were checked to allow it).
+    /// Outputs `first..first + 8 * R` (the [`sums`] of `R` registers),
+    /// biased, shifted, clipped into `out`.
     #[target_feature(enable = "avx2")]
     fn block<const R: usize, const F: usize>(
         weight: &[i8],
@@ -555,7 +591,50 @@ mod avx2 {
         first: usize,
         out: &mut [u8],
     ) {
-        let padded = bias.len();
+        let acc = sums::<R, F>(weight, bias.len(), input, first);
+        if R == 4 && first + 32 <= out.len() {
+            // SAFETY: 32 biases from `first + 32 <= padded`, 32 bytes out
+            // from `first + 32 <= out.len()`.
+            unsafe {
+                store_clipped4(
+                    &acc[..4],
+                    bias.as_ptr().add(first),
+                    out.as_mut_ptr().add(first),
+                )
+            };
+            return;
+        }
+        let max = _mm256_set1_epi32(127);
+        for (r, a) in acc.into_iter().enumerate() {
+            let at = first + 8 * r;
+            let mut lanes = [0i32; 8];
+            // SAFETY: eight biases from `at < padded`; eight i32 into an
+            // eight-element array.
+            unsafe {
+                let b = _mm256_loadu_si256(bias.as_ptr().add(at).cast());
+                let v = _mm256_srai_epi32::<6>(_mm256_add_epi32(a, b));
+                let v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), max);
+                _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v);
+            }
+            let slots = out.iter_mut().skip(at).take(8);
+            for (slot, lane) in slots.zip(lanes) {
+                *slot = lane as u8;
+            }
+        }
+    }
+
+    /// The `R` registers of eight i32 sums of outputs `first..first + 8 R`
+    /// (of `padded`) over every group of four inputs, `F` groups at a
+    /// time: their `maddubs` pair sums add in i16 before one `madd` widens
+    /// them (the layer's weights were checked to allow it).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn sums<const R: usize, const F: usize>(
+        weight: &[i8],
+        padded: usize,
+        input: &[u8],
+        first: usize,
+    ) -> [__m256i; R] {
         let ones = _mm256_set1_epi16(1);
         let mut acc = [_mm256_setzero_si256(); R];
         for start in (0..input.len() / 4).step_by(F) {
@@ -599,35 +678,7 @@ mod avx2 {
                 }
             }
         }
-        if R == 4 && first + 32 <= out.len() {
-            // SAFETY: 32 biases from `first + 32 <= padded`, 32 bytes out
-            // from `first + 32 <= out.len()`.
-            unsafe {
-                store_clipped4(
-                    &acc[..4],
-                    bias.as_ptr().add(first),
-                    out.as_mut_ptr().add(first),
-                )
-            };
-            return;
-        }
-        let max = _mm256_set1_epi32(127);
-        for (r, a) in acc.into_iter().enumerate() {
-            let at = first + 8 * r;
-            let mut lanes = [0i32; 8];
-            // SAFETY: eight biases from `at < padded`; eight i32 into an
-            // eight-element array.
-            unsafe {
-                let b = _mm256_loadu_si256(bias.as_ptr().add(at).cast());
-                let v = _mm256_srai_epi32::<6>(_mm256_add_epi32(a, b));
-                let v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), max);
-                _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v);
-            }
-            let slots = out.iter_mut().skip(at).take(8);
-            for (slot, lane) in slots.zip(lanes) {
-                *slot = lane as u8;
-            }
-        }
+        acc
     }
 
     /// Four registers of eight sums (32 outputs) plus their biases,

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shashki_nnue::features::PERSPECTIVES;
 use shashki_nnue::file::{FLOAT_FILE, MODEL_JSON_FILE, QUANTIZED_FILE};
-use shashki_nnue::simd::GroupedLayer;
+use shashki_nnue::simd::{Activations, DenseStack, GroupedLayer};
 use shashki_nnue::{
     Architecture, FloatNet, Kernels, NnueCheckpoint, NnueEval, QuantNet, load_engine_net,
     load_float, load_quantized, load_quantized_bytes, save_model, training_step,
@@ -170,7 +170,20 @@ fn simd_kernels_equal_scalar_on_extreme_values() {
         k.update(&mut halves[n..], &acc, &weights, &[6], &[0]);
         assert_eq!(both, halves, "{k:?}");
         let dot = k.dot(&weights[..n - 3], &act[..n - 3]);
-        results.push((acc, act, outs, dot));
+        // The whole stack in one call (with AVX2 a second layer of 32
+        // feeds the output without storing its activations), full-range
+        // output weights.
+        let l1 = GroupedLayer::new(&small[..32 * n], &bias[..32], n, 32);
+        let l2 = GroupedLayer::new(&full[..32 * 32], &bias[32..64], 32, 32);
+        let stack = DenseStack {
+            l1: &l1,
+            l2: &l2,
+            out: &weights[..32],
+            bucket: 0,
+        };
+        let mut buffers = Activations::new(n / 2, [32, 32]);
+        let output = k.propagate(stack, [&acc[..n / 2], &acc[n / 2..]], &mut buffers);
+        results.push((acc, act, outs, dot, output));
     }
     for r in &results[1..] {
         assert_eq!(r, &results[0]);
