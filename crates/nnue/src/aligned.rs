@@ -16,9 +16,7 @@ struct CacheLine([u8; 64]);
 /// zero bytes are zero).
 pub trait Plain: Copy + Default + 'static {}
 impl Plain for i8 {}
-impl Plain for u8 {}
 impl Plain for i16 {}
-impl Plain for i32 {}
 
 /// A vector of `T` from a cache-line boundary.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,14 +47,14 @@ impl<T: Plain> AlignedVec<T> {
 
     /// Grows or shrinks to `len` values, new ones zero, the others kept.
     pub fn resize_zeroed(&mut self, len: usize) {
-        let bytes = len * size_of::<T>();
-        self.lines.resize(bytes.div_ceil(64), CacheLine([0; 64]));
-        if len > self.len {
-            let old = self.len;
-            self.len = len;
+        let old = self.len;
+        self.lines
+            .resize((len * size_of::<T>()).div_ceil(64), CacheLine([0; 64]));
+        self.len = len;
+        if len > old {
+            // The tail of the last kept line may hold old values.
             self.as_mut_slice()[old..].fill(T::default());
         }
-        self.len = len;
     }
 
     /// The values.

@@ -99,21 +99,15 @@ impl Kernels {
     #[inline]
     pub fn dot(self, weight: &[i16], input: &[u8]) -> i32 {
         assert_eq!(weight.len(), input.len());
-        let scalar = |w: &[i16], x: &[u8]| -> i32 {
-            w.iter()
-                .zip(x)
-                .map(|(&w, &x)| i32::from(w) * i32::from(x))
-                .sum()
-        };
         match self {
-            Kernels::Scalar => scalar(weight, input),
+            Kernels::Scalar => scalar_dot(weight, input),
             #[cfg(target_arch = "x86_64")]
             Kernels::Avx2 => {
                 let whole = input.len() / 16 * 16;
                 // SAFETY: AVX2 is present; `whole` values of each, a
                 // multiple of 16.
                 let head = unsafe { avx2::dot(&weight[..whole], &input[..whole]) };
-                head + scalar(&weight[whole..], &input[whole..])
+                head + scalar_dot(&weight[whole..], &input[whole..])
             }
         }
     }
@@ -194,8 +188,8 @@ impl Kernels {
     /// accumulators, side to move's first: [`crelu16`](Kernels::crelu16)
     /// of both, [`dense_crelu`](Kernels::dense_crelu) twice and
     /// [`dot`](Kernels::dot), in one call (with AVX2, one function with
-    /// the kernels inlined: the calls between them cost a tenth of an
-    /// evaluation).
+    /// the kernels inlined, where a second layer of one block of 32 feeds
+    /// the output without storing its activations).
     pub fn propagate(
         self,
         stack: DenseStack,
@@ -218,14 +212,10 @@ impl Kernels {
                 self.dot(stack.out, a2)
             }
             #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2 => {
-                let whole = a2.len() / 16 * 16;
-                // SAFETY: AVX2 is present; every length checked above (and
-                // the buckets' by `GroupedLayer::bucket`); each `fold` only
-                // as far as its bound holds.
-                let head = unsafe { avx2::propagate(stack, [own, opp], act) };
-                head + Kernels::Scalar.dot(&stack.out[whole..], &act.a2[whole..])
-            }
+            // SAFETY: AVX2 is present; every length checked above (and the
+            // buckets' by `GroupedLayer::bucket`); each `fold` only as far
+            // as its bound holds.
+            Kernels::Avx2 => unsafe { avx2::propagate(stack, [own, opp], act) },
         }
     }
 }
@@ -337,6 +327,15 @@ fn lanes_fit(weight: &[i8], inputs: usize, fold: usize) -> bool {
             })
         })
     })
+}
+
+/// `sum_i weight[i] * input[i]`.
+fn scalar_dot(weight: &[i16], input: &[u8]) -> i32 {
+    weight
+        .iter()
+        .zip(input)
+        .map(|(&w, &x)| i32::from(w) * i32::from(x))
+        .sum()
 }
 
 fn scalar_update(
@@ -465,8 +464,7 @@ mod avx2 {
         }
     }
 
-    /// [`Kernels::propagate`] without its output tail (the last
-    /// `a2.len() % 16` products), its lengths checked by it: every kernel
+    /// [`Kernels::propagate`], its lengths checked by it: every kernel
     /// below is inlined into this one function.
     #[target_feature(enable = "avx2")]
     pub unsafe fn propagate(
@@ -495,7 +493,8 @@ mod avx2 {
                 return clipped_dot4(&acc, b2.as_ptr(), stack.out.as_ptr());
             }
             dense(w2, b2, a1, a2, l2.fold);
-            dot(&stack.out[..whole], &a2[..whole])
+            let head = dot(&stack.out[..whole], &a2[..whole]);
+            head + super::scalar_dot(&stack.out[whole..], &a2[whole..])
         }
     }
 
