@@ -13,6 +13,8 @@
 #   docs/results/nnue-growth/run4h.sh speed     # self-play games an hour here (before each sitting)
 #   docs/results/nnue-growth/run4h.sh train     # runs/nnue-growth/run4h; rerun to resume
 #   docs/results/nnue-growth/run4h.sh rate H    # the net at H hours against nnue-data-2h
+# End each sitting with `snapshot.sh pack NAME` (runs/ is outside git;
+# the snapshot resumes the run on a fresh checkout: `snapshot.sh unpack`).
 # SHASHKI=BINARY runs another build (a copy, so a rebuild cannot swap it
 # under a running match; ratings name its commit in their log).
 # RUN_NAME=NAME (default run4h) names another run; CONFIG=FILE (default
@@ -31,7 +33,7 @@ stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s)" "$line"; do
 case ${1:-} in
   speed)
     out=$(mktemp -d)
-    { date -u; uptime; $S selfplay --config $CONFIG --out $out --games 256 --rounds 1 2>&1 | tail -4; } \
+    { date -u; uptime; grep -m1 "model name" /proc/cpuinfo; $S selfplay --config $CONFIG --out $out --games 256 --rounds 1 2>&1 | tail -4; } \
       | tee -a $D/logs/$NAME-speed.log
     rm -rf $out;;
   train)
