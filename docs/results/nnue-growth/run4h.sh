@@ -13,6 +13,8 @@
 #   docs/results/nnue-growth/run4h.sh speed     # self-play games an hour here (before each sitting)
 #   docs/results/nnue-growth/run4h.sh train     # runs/nnue-growth/run4h; rerun to resume
 #   docs/results/nnue-growth/run4h.sh rate H    # the net at H hours against nnue-data-2h
+#   docs/results/nnue-growth/run4h.sh growth    # the 4-hour net against the run's own 2-hour
+#                                               # one: 400 games at 100 ms, seed 55
 # End each sitting with `snapshot.sh pack NAME` (runs/ is outside git;
 # the snapshot resumes the run on a fresh checkout: `snapshot.sh unpack`).
 # SHASHKI=BINARY runs another build (a copy, so a rebuild cannot swap it
@@ -49,5 +51,15 @@ case ${1:-} in
     $S match "nnue:$net@movetime=100" "nnue:models/nnue-data-2h@movetime=100" --games 200 \
       --concurrency 2 --tablebase tablebases --seed 53 --pdn $D/$NAME-${2}h.pdn --resume \
       --json $D/$NAME-${2}h.json 2>&1 | tee -a $log | tail -12;;
-  *) echo "usage: run4h.sh speed | train | rate HOURS" >&2; exit 2;;
+  growth)
+    for h in 4 2; do
+      n=$RUN/checkpoints/time-$(( h * 3600 ))s.shzk; [ -f $n ] || n=$D/nets/$NAME/time-$(( h * 3600 ))s.shzk
+      eval net$h=$n
+    done
+    log=$D/logs/$NAME-4h-vs-2h.log
+    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD)" > $log
+    $S match "nnue:$net4@movetime=100" "nnue:$net2@movetime=100" --games 400 \
+      --concurrency 2 --tablebase tablebases --seed 55 --pdn $D/$NAME-4h-vs-2h.pdn --resume \
+      --json $D/$NAME-4h-vs-2h.json 2>&1 | tee -a $log | tail -12;;
+  *) echo "usage: run4h.sh speed | train | rate HOURS | growth" >&2; exit 2;;
 esac
