@@ -32,6 +32,13 @@ RUN=$R/$NAME
 mkdir -p $R $D/logs $D/nets/$NAME
 # Prefixes each line with the unix time.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s)" "$line"; done; }
+# The net kept at $1 hours: in the run directory, else its copy in git.
+hourly_net() {
+  local mark=time-$(( $1 * 3600 ))s.shzk
+  if [ -f $RUN/checkpoints/$mark ]; then echo $RUN/checkpoints/$mark; else echo $D/nets/$NAME/$mark; fi
+}
+# Starts a rating log naming the binary.
+start_log() { echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD)" > $1; }
 case ${1:-} in
   speed)
     out=$(mktemp -d)
@@ -44,21 +51,16 @@ case ${1:-} in
     # The hourly nets outlive the machine's runs/ here.
     cp $RUN/checkpoints/time-*s.shzk $RUN/checkpoints/time-*s.state.json $D/nets/$NAME/ 2>/dev/null;;
   rate)
-    mark=time-$(( ${2:?hours} * 3600 ))s.shzk
-    net=$RUN/checkpoints/$mark; [ -f $net ] || net=$D/nets/$NAME/$mark
+    net=$(hourly_net ${2:?hours})
     log=$D/logs/$NAME-${2}h.log
-    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD)" > $log
+    start_log $log
     $S match "nnue:$net@movetime=100" "nnue:models/nnue-data-2h@movetime=100" --games 200 \
       --concurrency 2 --tablebase tablebases --seed 53 --pdn $D/$NAME-${2}h.pdn --resume \
       --json $D/$NAME-${2}h.json 2>&1 | tee -a $log | tail -12;;
   growth)
-    for h in 4 2; do
-      n=$RUN/checkpoints/time-$(( h * 3600 ))s.shzk; [ -f $n ] || n=$D/nets/$NAME/time-$(( h * 3600 ))s.shzk
-      eval net$h=$n
-    done
     log=$D/logs/$NAME-4h-vs-2h.log
-    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD)" > $log
-    $S match "nnue:$net4@movetime=100" "nnue:$net2@movetime=100" --games 400 \
+    start_log $log
+    $S match "nnue:$(hourly_net 4)@movetime=100" "nnue:$(hourly_net 2)@movetime=100" --games 400 \
       --concurrency 2 --tablebase tablebases --seed 55 --pdn $D/$NAME-4h-vs-2h.pdn --resume \
       --json $D/$NAME-4h-vs-2h.json 2>&1 | tee -a $log | tail -12;;
   *) echo "usage: run4h.sh speed | train | rate HOURS | growth" >&2; exit 2;;
