@@ -78,6 +78,16 @@ pub fn load_engine_net(path: &Path) -> Result<QuantNet, NnueError> {
     }
 }
 
+/// The float network of a training checkpoint file or a model folder
+/// (what a learner continues from).
+pub fn load_training_net(path: &Path) -> Result<FloatNet, NnueError> {
+    if is_checkpoint_file(path) {
+        Ok(NnueCheckpoint::load(path)?.net)
+    } else {
+        Ok(load_float(path)?.0)
+    }
+}
+
 /// Training steps behind the network at `path` (a checkpoint file or a
 /// model folder).
 pub fn training_step(path: &Path) -> Result<u64, NnueError> {

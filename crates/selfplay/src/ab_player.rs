@@ -58,6 +58,10 @@ pub struct AbSelfPlayLimits {
     /// Record no sample of positions where a capture is due (the search
     /// never evaluates them statically: quiescence resolves captures).
     pub skip_captures: bool,
+    /// Which moves the search looks at less deeply: a recipe names it, so
+    /// that a change of the engine's default search does not change what
+    /// a depth means in its data ([`Selectivity::NONE`]: full width).
+    pub selectivity: Selectivity,
 }
 
 /// Plays self-play games with the alpha-beta engine.
@@ -283,12 +287,10 @@ impl AbSelfPlayer {
     /// The game's searcher: `eval` (scaled in drawish material when asked),
     /// probing the tablebases when asked.
     fn engine(&self, eval: Box<dyn StaticEval>) -> AlphaBeta {
-        // Full width, as the recipes were measured: the selective search
-        // changes what a depth means, so the labels (issue 52 keeps them).
         let config = AbConfig {
             tt_megabytes: SELFPLAY_TT_MEGABYTES,
             threads: 1,
-            selectivity: Selectivity::NONE,
+            selectivity: self.limits.selectivity,
             ..AbConfig::default()
         };
         let eval: Box<dyn StaticEval> = if self.data.drawish_scale {
@@ -348,6 +350,7 @@ mod tests {
             depth: 2,
             nodes: 0,
             skip_captures: true,
+            selectivity: Selectivity::NONE,
         };
         let rules = DrawRules {
             max_plies: Some(80),
@@ -404,6 +407,7 @@ mod tests {
             depth: 2,
             nodes: 0,
             skip_captures: true,
+            selectivity: Selectivity::NONE,
         };
         let rules = DrawRules {
             max_plies: Some(60),
@@ -566,6 +570,7 @@ mod tests {
             depth: 2,
             nodes: 0,
             skip_captures: true,
+            selectivity: Selectivity::NONE,
         };
         let err = AbSelfPlayer::new(bad, limits, DrawRules::default(), 1)
             .err()

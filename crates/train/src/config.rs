@@ -112,6 +112,11 @@ pub struct NnueSection {
     pub depth: u32,
     /// Node budget of each self-play move (0: the depth alone decides).
     pub nodes: u64,
+    /// The self-play search's selectivity (`"none"`: full width, the
+    /// default; `"prune+lmr"`: the engine's search of issue 52), for the
+    /// moves played and the scores that label them. Named in the recipe,
+    /// so that a change of the engine's default does not change its data.
+    pub search: shashki_search::alphabeta::Selectivity,
     /// Weight of the search score in the target; the game result gets
     /// `1 - lambda` (Stockfish's trainer: 1.0 trains on scores only).
     pub lambda: f64,
@@ -173,6 +178,7 @@ impl Default for NnueSection {
             stacks: arch.stacks,
             depth: 4,
             nodes: 0,
+            search: shashki_search::alphabeta::Selectivity::NONE,
             lambda: 0.5,
             skip_captures: true,
             gate_depth: 4,
@@ -270,6 +276,16 @@ pub enum OptimizerKind {
     Adam,
 }
 
+/// Which samples the learner draws from (`[train] replay`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplayKind {
+    /// The newest `window` samples (in memory).
+    Window,
+    /// Every sample the run has written (read from disk as drawn).
+    All,
+}
+
 /// `[train]`: the learner.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -299,6 +315,13 @@ pub struct TrainSection {
     pub policy_loss_weight: f32,
     /// Weight of the W/D/L cross-entropy in the loss.
     pub value_loss_weight: f32,
+    /// Where batches come from: `window` (the newest `window` samples) or
+    /// `all` (every chunk the run has written; `window` then only bounds
+    /// the stock of reuse tokens).
+    pub replay: ReplayKind,
+    /// `replay = "all"`: a sample this many samples older than the newest
+    /// is drawn half as often (0: every sample alike).
+    pub replay_half_life: f64,
     /// Samples in the replay window (the newest ones across all chunks).
     pub window: usize,
     /// No training before this many samples exist.
@@ -333,6 +356,8 @@ impl Default for TrainSection {
             grad_clip_norm: 10.0,
             policy_loss_weight: 1.0,
             value_loss_weight: 1.0,
+            replay: ReplayKind::Window,
+            replay_half_life: 0.0,
             window: 200_000,
             min_samples: 2_000,
             max_reuse: 4.0,
@@ -344,6 +369,16 @@ impl Default for TrainSection {
 }
 
 impl TrainSection {
+    /// What the replay draws from, as the replay module takes it.
+    pub fn replay_mode(&self) -> crate::replay::ReplayMode {
+        match self.replay {
+            ReplayKind::Window => crate::replay::ReplayMode::Window,
+            ReplayKind::All => crate::replay::ReplayMode::All {
+                half_life: self.replay_half_life,
+            },
+        }
+    }
+
     /// The learning rate at `step` (0-based): warm-up, then step decays.
     pub fn learning_rate_at(&self, step: u64) -> f64 {
         let mut lr = self.learning_rate;
@@ -624,6 +659,7 @@ const RUN_RANGES: &[KeyRange] = &[
     ("train.policy_loss_weight", 0.0, 1000.0),
     ("train.value_loss_weight", 0.0, 1000.0),
     ("train.window", 1.0, 1e10),
+    ("train.replay_half_life", 0.0, 1e12),
     ("train.min_samples", 0.0, 1e10),
     ("train.max_reuse", 1e-6, 1e4),
     ("train.replay_ratio", 1e-6, 1e4),
@@ -1032,5 +1068,28 @@ mod range_tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("wide") && err.contains("phase4"), "{err}");
+    }
+
+    #[test]
+    fn the_self_play_search_is_named_by_the_recipe_and_kept_when_saved() {
+        use shashki_search::alphabeta::Selectivity;
+        let default = RunConfig::from_toml("", Path::new("x.toml")).unwrap();
+        assert_eq!(
+            default.nnue.search,
+            Selectivity::NONE,
+            "full width unless named"
+        );
+        let text = "[nnue]\nsearch = \"prune+lmr\"\n";
+        let config = RunConfig::from_toml(text, Path::new("x.toml")).unwrap();
+        assert_eq!(config.nnue.search, Selectivity::parse("prune+lmr").unwrap());
+        let saved = toml::to_string(&config).unwrap();
+        assert!(saved.contains("search = \"prune+lmr\""), "{saved}");
+        let again = RunConfig::from_toml(&saved, Path::new("x.toml")).unwrap();
+        assert_eq!(again.nnue.search, config.nnue.search);
+        let err =
+            RunConfig::from_toml("[nnue]\nsearch = \"prune+nullmove\"\n", Path::new("x.toml"))
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("nullmove") && err.contains("lmr"), "{err}");
     }
 }

@@ -171,7 +171,11 @@ impl<'a, L: Trainee> Trainer<'a, L> {
         let (run, train) = (&config.run, &config.train);
         let samples = self
             .replay
-            .draw(batch_seed(run.seed, self.learner.step()), train.batch_size);
+            .draw(batch_seed(run.seed, self.learner.step()), train.batch_size)
+            .map_err(|error| RunError::Io {
+                path: self.replay.dir().to_path_buf(),
+                error,
+            })?;
         let report = self.learner.train_on(&samples)?;
         let losses = L::loss_line([report.total, report.policy, report.value]);
         observer.training_step(&report, &losses);
@@ -327,6 +331,7 @@ impl<'a, L: Trainee> Trainer<'a, L> {
 
 fn replay_settings(config: &RunConfig) -> ReplaySettings {
     ReplaySettings {
+        mode: config.train.replay_mode(),
         window: config.train.window,
         min_samples: config.train.min_samples,
         max_reuse: config.train.max_reuse,

@@ -63,7 +63,7 @@ pub use halves::{LearnOptions, SelfPlayOptions, learn, selfplay};
 pub use net_learner::{Learner, StepReport};
 pub use observer::{GenerationSummary, Observer, RunSummary, Silent};
 pub use ratings::{AnchorResult, Rater, RatingPoint, RatingsLog};
-pub use replay::{RefreshReport, ReplaySettings, ReplayState, ReplayWindow};
+pub use replay::{RefreshReport, ReplayMode, ReplaySettings, ReplayState, ReplayWindow};
 pub use resume::OpenRun;
 pub use run_dir::RunDir;
 pub use state::LearnerState;

@@ -244,6 +244,7 @@ impl NnueFamily {
             depth: config.nnue.depth,
             nodes: config.nnue.nodes,
             skip_captures: config.nnue.skip_captures,
+            selectivity: config.nnue.search,
         };
         let rules = config.game_rules();
         let mut player = AbSelfPlayer::new(config.selfplay.clone(), limits, rules, seed)?;

@@ -40,7 +40,7 @@ use crate::nnue_targets::sample_cp;
 use rayon::prelude::*;
 use shashki_atomic::write_atomic;
 use shashki_rules::Position;
-use shashki_search::alphabeta::StaticEval;
+use shashki_search::alphabeta::{Selectivity, StaticEval};
 use shashki_search::tablebase::Tablebases;
 use shashki_selfplay::chunk::encode_chunk;
 use shashki_selfplay::sample::{FLAG_EXACT, FLAG_RELABELLED};
@@ -342,9 +342,10 @@ impl Params<'_> {
                     let labeller = Labeller {
                         eval: eval.as_ref(),
                         depth: self.screen_depth,
+                        selectivity: Selectivity::NONE,
                         tablebases: None,
                     };
-                    match labeller.label(&candidate(s)).score_cp {
+                    match labeller.label(&candidate(s)).0.score_cp {
                         Some(cp) => cp,
                         None => return true,
                     }
@@ -360,9 +361,10 @@ impl Params<'_> {
         let labeller = Labeller {
             eval,
             depth: self.depth,
+            selectivity: Selectivity::NONE,
             tablebases: self.tablebases,
         };
-        let labelled = labeller.label(&candidate(sample));
+        let (labelled, _) = labeller.label(&candidate(sample));
         match (labelled.source, labelled.score_cp) {
             (LabelSource::Search, Some(cp)) => Label::Search(cp),
             _ => Label::Exact(((labelled.label * 2.0).round() as i8) - 1),

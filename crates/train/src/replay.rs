@@ -2,6 +2,14 @@
 //! directory, sampled uniformly into minibatches, with a cap on how often
 //! each sample is used on average (KataGo trains on each row about 4 times).
 //!
+//! Or, with [`ReplayMode::All`], every sample the run has written (the
+//! learners of engines that kept growing kept all their data): drawn from
+//! the chunk files on disk, record by record, so memory does not grow with
+//! the data; uniformly, or weighted towards the newest with a half-life.
+//! Its chunks are ordered by the training step of the net that played
+//! them (in their header), then by name (their writing time), so the
+//! order, and with it every draw, follows the run's content.
+//!
 //! Reuse is metered with tokens: every newly seen sample adds `max_reuse`
 //! tokens, every sample drawn into a batch spends one, and the stock of
 //! tokens is capped at `max_reuse * window` so a big backlog of old data does
@@ -14,15 +22,35 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use shashki_selfplay::chunk::HEADER_SIZE;
 use shashki_selfplay::{Chunk, RECORD_SIZE, Sample, list_chunks, read_chunk, read_header};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Which samples batches are drawn from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ReplayMode {
+    /// The newest `window` samples, held in memory.
+    Window,
+    /// Every sample of the directory, read from disk as drawn; a sample
+    /// `half_life` samples older than the newest is drawn half as often
+    /// (0: all alike).
+    All {
+        /// In samples; 0 for a uniform draw.
+        half_life: f64,
+    },
+}
 
 /// Replay settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReplaySettings {
-    /// How many of the newest samples form the window.
+    /// Where batches come from.
+    pub mode: ReplayMode,
+    /// How many of the newest samples form the window (in
+    /// [`ReplayMode::All`] it only bounds the reuse tokens' stock).
     pub window: usize,
     /// No batch is drawn before this many samples exist.
     pub min_samples: usize,
@@ -56,8 +84,13 @@ pub struct RefreshReport {
 struct Entry {
     path: PathBuf,
     count: usize,
-    /// Loaded (and verified) only while the chunk overlaps the window.
+    /// The training step in the chunk's header (its order in `All` mode).
+    net_step: u64,
+    /// Loaded (and verified) only while the chunk overlaps the window;
+    /// never in `All` mode, where records are read from the file.
     chunk: Option<Arc<Chunk>>,
+    /// `All` mode: the whole file was verified once.
+    verified: bool,
 }
 
 /// The sliding window over a chunk directory.
@@ -75,7 +108,13 @@ pub struct ReplayWindow {
     /// Cumulative record counts of the window's entries (for sampling).
     prefix: Vec<usize>,
     state: ReplayState,
+    /// `All` mode: open files of recently drawn entries, by entry index.
+    files: HashMap<usize, File>,
 }
+
+/// Open chunk files kept between draws in `All` mode (well below the
+/// usual limit of 1,024 descriptors).
+const OPEN_FILES: usize = 256;
 
 impl ReplayWindow {
     /// An empty window over `dir`, with reuse accounting continued from `state`.
@@ -93,7 +132,12 @@ impl ReplayWindow {
             first_skip: 0,
             prefix: vec![0],
             state,
+            files: HashMap::new(),
         }
+    }
+
+    fn all_data(&self) -> bool {
+        matches!(self.settings.mode, ReplayMode::All { .. })
     }
 
     /// The directory read.
@@ -138,23 +182,36 @@ impl ReplayWindow {
                     self.entries.push(Entry {
                         path,
                         count: header.count as usize,
+                        net_step: header.net_step,
                         chunk: None,
+                        verified: false,
                     });
                 }
                 Err(e) => report.skipped.push(e.to_string()),
             }
         }
-        self.entries.sort_by(|a, b| a.path.cmp(&b.path));
+        if self.all_data() {
+            self.entries
+                .sort_by(|a, b| (a.net_step, &a.path).cmp(&(b.net_step, &b.path)));
+            // Indices move when chunks are inserted.
+            self.files.clear();
+        } else {
+            self.entries.sort_by(|a, b| a.path.cmp(&b.path));
+        }
         // Load what the window needs; a chunk whose body fails verification
         // is dropped and the window recomputed without it.
         loop {
             self.place_window();
             let mut failed = None;
+            let all = self.all_data();
             for i in self.first..self.entries.len() {
-                if self.entries[i].chunk.is_some() {
+                if self.entries[i].chunk.is_some() || self.entries[i].verified {
                     continue;
                 }
                 match read_chunk(&self.entries[i].path) {
+                    Ok(chunk) if chunk.len() == self.entries[i].count && all => {
+                        self.entries[i].verified = true
+                    }
                     Ok(chunk) if chunk.len() == self.entries[i].count => {
                         self.entries[i].chunk = Some(Arc::new(chunk))
                     }
@@ -173,6 +230,7 @@ impl ReplayWindow {
             }
             match failed {
                 Some((i, reason)) => {
+                    self.files.clear();
                     let bad = self.entries.remove(i);
                     report.new_samples = report.new_samples.saturating_sub(bad.count as u64);
                     report.new_chunks = report.new_chunks.saturating_sub(1);
@@ -207,9 +265,14 @@ impl ReplayWindow {
         Ok(report)
     }
 
-    /// Picks the oldest entry (and offset) of the window.
+    /// Picks the oldest entry (and offset) of the window: the first of all
+    /// in `All` mode.
     fn place_window(&mut self) {
-        let mut need = self.settings.window;
+        let mut need = if self.all_data() {
+            usize::MAX
+        } else {
+            self.settings.window
+        };
         self.first = self.entries.len();
         self.first_skip = 0;
         while self.first > 0 && need > 0 {
@@ -240,34 +303,71 @@ impl ReplayWindow {
         short_min.max(short_tokens)
     }
 
-    /// Draws `batch` samples uniformly (with replacement) from the window.
-    /// The draw is a function of `seed` and the window contents only, so a
-    /// resumed run draws what an uninterrupted one would. Spends the tokens;
-    /// call [`ReplayWindow::can_draw`] first. Returns an empty batch if the
-    /// window is empty.
-    pub fn draw(&mut self, seed: u64, batch: usize) -> Vec<Sample> {
+    /// Draws `batch` samples (with replacement) from the window: uniformly,
+    /// or in `All` mode as its half-life weights them. The draw is a
+    /// function of `seed` and the window contents only, so a resumed run
+    /// draws what an uninterrupted one would. Spends the tokens; call
+    /// [`ReplayWindow::can_draw`] first. Returns an empty batch if the
+    /// window is empty; an error if a chunk file can no longer be read.
+    pub fn draw(&mut self, seed: u64, batch: usize) -> std::io::Result<Vec<Sample>> {
         let len = self.len();
         if len == 0 {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut out = Vec::with_capacity(batch);
         for _ in 0..batch {
-            let i = rng.random_range(0..len);
+            let i = match self.settings.mode {
+                ReplayMode::All { half_life } if half_life > 0.0 => {
+                    len - 1 - age_by_half_life(rng.random::<f64>(), half_life, len)
+                }
+                _ => rng.random_range(0..len),
+            };
             // The entry holding window index i.
             let k = self.prefix.partition_point(|&p| p <= i) - 1;
-            let entry = &self.entries[self.first + k];
             let offset = if k == 0 { self.first_skip } else { 0 };
-            let chunk = entry.chunk.as_ref().expect("window chunks are loaded");
-            let record = chunk.record(i - self.prefix[k] + offset);
-            debug_assert_eq!(record.len(), RECORD_SIZE);
-            // Verified when the chunk was loaded.
-            out.push(Sample::decode(record).expect("verified record"));
+            out.push(self.record(self.first + k, i - self.prefix[k] + offset)?);
         }
         self.state.tokens = (self.state.tokens - batch as f64).max(0.0);
         self.state.drawn += batch as u64;
-        out
+        Ok(out)
     }
+
+    /// Record `index` of entry `entry`: from memory, or read from its file.
+    fn record(&mut self, entry: usize, index: usize) -> std::io::Result<Sample> {
+        if let Some(chunk) = &self.entries[entry].chunk {
+            // Verified when the chunk was loaded.
+            return Ok(Sample::decode(chunk.record(index)).expect("verified record"));
+        }
+        if self.files.len() >= OPEN_FILES && !self.files.contains_key(&entry) {
+            self.files.clear();
+        }
+        let file = match self.files.entry(entry) {
+            std::collections::hash_map::Entry::Occupied(open) => open.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(File::open(&self.entries[entry].path)?)
+            }
+        };
+        let mut record = [0u8; RECORD_SIZE];
+        file.read_exact_at(&mut record, (HEADER_SIZE + index * RECORD_SIZE) as u64)?;
+        Sample::decode(&record).map_err(|e| {
+            let path = self.entries[entry].path.display();
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{path}: record {index} changed since it was verified: {e}"),
+            )
+        })
+    }
+}
+
+/// The age (0: the newest) of a sample drawn from `len` with weights
+/// halving every `half_life` samples, from a uniform `u` in [0, 1): the
+/// inverse of the truncated exponential's distribution function.
+fn age_by_half_life(u: f64, half_life: f64, len: usize) -> usize {
+    let rate = std::f64::consts::LN_2 / half_life;
+    let mass = 1.0 - (-rate * len as f64).exp();
+    let age = -(1.0 - u * mass).ln() / rate;
+    (age as usize).min(len - 1)
 }
 
 #[cfg(test)]
@@ -292,6 +392,7 @@ mod tests {
 
     fn settings(window: usize) -> ReplaySettings {
         ReplaySettings {
+            mode: ReplayMode::Window,
             window,
             min_samples: 1,
             max_reuse: 4.0,
@@ -310,7 +411,7 @@ mod tests {
         assert_eq!((report.new_chunks, report.new_samples), (3, 30));
         assert_eq!(replay.len(), 15);
         assert_eq!(replay.total_samples(), 30);
-        let batch = replay.draw(7, 500);
+        let batch = replay.draw(7, 500).unwrap();
         assert!(batch.iter().all(|s| s.ply >= 15), "only the newest 15");
         let seen: HashSet<u16> = batch.iter().map(|s| s.ply).collect();
         assert_eq!(seen.len(), 15, "every sample of the window is reachable");
@@ -327,8 +428,8 @@ mod tests {
         a.refresh().unwrap();
         b.refresh().unwrap();
         let tags = |v: Vec<Sample>| v.iter().map(|s| s.ply).collect::<Vec<_>>();
-        assert_eq!(tags(a.draw(3, 20)), tags(b.draw(3, 20)));
-        assert_ne!(tags(a.draw(4, 20)), tags(b.draw(5, 20)));
+        assert_eq!(tags(a.draw(3, 20).unwrap()), tags(b.draw(3, 20).unwrap()));
+        assert_ne!(tags(a.draw(4, 20).unwrap()), tags(b.draw(5, 20).unwrap()));
         fs::remove_dir_all(dir).unwrap();
     }
 
@@ -342,7 +443,7 @@ mod tests {
         // 10 samples x 4 uses = 40 draws.
         let mut drawn = 0;
         while replay.can_draw(8) {
-            drawn += replay.draw(drawn as u64, 8).len();
+            drawn += replay.draw(drawn as u64, 8).unwrap().len();
         }
         assert_eq!(drawn, 40);
         assert_eq!(replay.samples_needed(8), 2);
@@ -381,10 +482,105 @@ mod tests {
         );
         assert!(report.skipped.iter().any(|r| r.contains("truncated")));
         assert_eq!((report.new_chunks, replay.len()), (2, 10));
-        let tags: HashSet<u16> = replay.draw(1, 300).iter().map(|s| s.ply).collect();
+        let tags: HashSet<u16> = replay.draw(1, 300).unwrap().iter().map(|s| s.ply).collect();
         assert!(tags.iter().all(|t| !(5..15).contains(t)));
         // Reported once only.
         assert!(replay.refresh().unwrap().skipped.is_empty());
         fs::remove_dir_all(dir).unwrap();
+    }
+
+    fn all_data(half_life: f64) -> ReplaySettings {
+        ReplaySettings {
+            mode: ReplayMode::All { half_life },
+            window: 15,
+            min_samples: 1,
+            max_reuse: 4.0,
+        }
+    }
+
+    #[test]
+    fn all_data_draws_every_sample_from_disk_and_holds_none_in_memory() {
+        let dir = temp_dir("all-data");
+        let w = ChunkWriter::new(&dir).unwrap();
+        for k in 0..4 {
+            w.write(&tagged(10 * k, 10), u64::from(k)).unwrap();
+        }
+        let mut replay = ReplayWindow::new(&dir, all_data(0.0), ReplayState::default());
+        replay.refresh().unwrap();
+        assert_eq!(replay.len(), 40, "every sample, not the window of 15");
+        assert!(
+            replay
+                .entries
+                .iter()
+                .all(|e| e.chunk.is_none() && e.verified)
+        );
+        // The token stock is still bounded by max_reuse * window.
+        assert_eq!(replay.state().tokens, 4.0 * 15.0);
+        let seen: HashSet<u16> = replay.draw(2, 800).unwrap().iter().map(|s| s.ply).collect();
+        assert_eq!(seen.len(), 40, "the oldest chunk is drawn too");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn all_data_orders_chunks_by_their_net_step_and_weights_the_newest() {
+        let dir = temp_dir("all-order");
+        let w = ChunkWriter::new(&dir).unwrap();
+        // Written first, but played by the newer net: the newest data.
+        w.write(&tagged(100, 10), 9).unwrap();
+        w.write(&tagged(0, 90), 1).unwrap();
+        let mut replay = ReplayWindow::new(&dir, all_data(5.0), ReplayState::default());
+        replay.refresh().unwrap();
+        let batch = replay.draw(3, 1000).unwrap();
+        let newest = batch.iter().filter(|s| s.ply >= 100).count();
+        // Half-life 5 over 100 samples: the newest 10 hold 1 - 2^-2 of the mass.
+        assert!(
+            (700..=800).contains(&newest),
+            "{newest} of 1000 from the newest chunk"
+        );
+        let mut uniform = ReplayWindow::new(&dir, all_data(0.0), ReplayState::default());
+        uniform.refresh().unwrap();
+        let newest = uniform
+            .draw(3, 1000)
+            .unwrap()
+            .iter()
+            .filter(|s| s.ply >= 100)
+            .count();
+        assert!((60..=140).contains(&newest), "{newest} of 1000 uniformly");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn all_data_draws_are_reproducible_and_a_vanished_chunk_is_an_error() {
+        let dir = temp_dir("all-gone");
+        let w = ChunkWriter::new(&dir).unwrap();
+        let first = w.write(&tagged(0, 20), 0).unwrap();
+        w.write(&tagged(20, 20), 1).unwrap();
+        let mut a = ReplayWindow::new(&dir, all_data(8.0), ReplayState::default());
+        let mut b = ReplayWindow::new(&dir, all_data(8.0), ReplayState::default());
+        a.refresh().unwrap();
+        b.refresh().unwrap();
+        let tags = |v: Vec<Sample>| v.iter().map(|s| s.ply).collect::<Vec<_>>();
+        assert_eq!(tags(a.draw(5, 64).unwrap()), tags(b.draw(5, 64).unwrap()));
+        fs::remove_file(&first).unwrap();
+        let mut fresh = ReplayWindow::new(&dir, all_data(0.0), ReplayState::default());
+        fresh.refresh().unwrap();
+        assert_eq!(fresh.len(), 20, "a removed chunk is no longer counted");
+        // (An open file stays readable after it is removed: close them.)
+        a.files.clear();
+        let err = (0..20)
+            .find_map(|seed| a.draw(seed, 64).err())
+            .expect("a draw from the removed chunk fails");
+        assert_eq!(err.kind(), std::io::ErrorKind::NotFound, "{err}");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_half_life_draw_inverts_its_distribution() {
+        assert_eq!(age_by_half_life(0.0, 10.0, 1000), 0);
+        assert_eq!(age_by_half_life(0.999_999_999, 10.0, 50), 49);
+        // With far more samples than the half-life, half the mass lies
+        // within one half-life of the newest.
+        let median = age_by_half_life(0.5, 1000.0, 10_000_000);
+        assert!((998..=1001).contains(&median), "{median}");
     }
 }

@@ -5,6 +5,7 @@
 use crate::label_search::LabelSearchArgs;
 use crate::nnue_layout::NnueLayoutArgs;
 use anyhow::Result;
+use shashki_search::alphabeta::Selectivity;
 use shashki_train::diagnose::capacity::CapacityFit;
 use shashki_train::diagnose::label::Labeller;
 use shashki_train::diagnose::report::{self, SetPlan};
@@ -44,6 +45,24 @@ enum Command {
         /// The set file to write (JSON, atomically).
         #[arg(long)]
         out: PathBuf,
+    },
+    /// How far a shallower (or selective) search's labels agree with a
+    /// set's deeper ones, and what each label costs: which self-play
+    /// search labels best for its time.
+    Agreement {
+        /// The held-out set.
+        #[arg(long)]
+        set: PathBuf,
+        /// Depth of the search labelling again.
+        #[arg(long)]
+        depth: u32,
+        /// Its selectivity: `none` (full width) or techniques joined by
+        /// `+` (`prune+lmr`), as `[nnue] search`.
+        #[arg(long, default_value = "none", value_parser = Selectivity::parse)]
+        search: Selectivity,
+        /// The labelling search's evaluation, tables and threads.
+        #[command(flatten)]
+        labels: LabelSearchArgs,
     },
     /// Each model's loss (expected-score MSE) and sign agreement on a set;
     /// the hand evaluation and a constant 1/2 as baselines.
@@ -106,9 +125,17 @@ enum Command {
         /// Adam's learning rate.
         #[arg(long, default_value_t = 0.001)]
         learning_rate: f64,
+        /// The rate at the last step, reached linearly (default: the
+        /// rate stays fixed).
+        #[arg(long)]
+        lr_end: Option<f64>,
         /// Seed of the weights and the batch order.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Start from this net (an NNUE checkpoint file or model folder;
+        /// its layout must be the fit's) instead of a fresh one.
+        #[arg(long)]
+        init: Option<PathBuf>,
         /// A held-out set: its loss is reported after each epoch too.
         #[arg(long)]
         set: Option<PathBuf>,
@@ -141,12 +168,29 @@ pub fn run(args: Args) -> Result<()> {
                 labeller: Labeller {
                     eval: eval.as_ref(),
                     depth,
+                    selectivity: Selectivity::NONE,
                     tablebases: tables.as_deref(),
                 },
                 eval_name: &search.eval,
                 threads: search.threads,
             };
             report::make_set(&plan, &path, &mut out, &mut std::io::stderr())?;
+        }
+        Command::Agreement {
+            set,
+            depth,
+            search,
+            labels,
+        } => {
+            let tables = labels.tables()?;
+            let eval = labels.eval()?;
+            let labeller = Labeller {
+                eval: eval.as_ref(),
+                depth,
+                selectivity: search,
+                tablebases: tables.as_deref(),
+            };
+            report::agreement(&set, &labeller, labels.threads, &mut out)?;
         }
         Command::Loss { set, models } => report::loss(&set, &models, &mut out)?,
         Command::Noise { chunks, set } => report::noise(&chunks, set.as_deref(), &mut out)?,
@@ -165,17 +209,24 @@ pub fn run(args: Args) -> Result<()> {
             lambda,
             batch_size,
             learning_rate,
+            lr_end,
             seed,
+            init,
             set,
             out: save_to,
         } => {
+            let init = init
+                .map(|path| shashki_nnue::load_training_net(&path))
+                .transpose()?;
             let fit = CapacityFit {
                 arch: layout.architecture()?,
                 lambda,
                 epochs,
                 batch_size,
                 learning_rate,
+                learning_rate_end: lr_end.unwrap_or(learning_rate),
                 seed,
+                init,
             };
             report::capacity(
                 &chunks,

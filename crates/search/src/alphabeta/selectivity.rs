@@ -7,11 +7,15 @@
 //! captures mandatory a "pass" tells little, and no strong draughts engine
 //! uses them.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The switches, one per technique. [`Selectivity::NONE`] is the
 /// full-width search of commit 3029653; [`Default`] is the measured set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// In a config file it is the text [`Selectivity::parse`] reads
+/// (`"none"`, `"prune+lmr"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Selectivity {
     /// Reduced-depth fail-high pruning (Scan): a non-PV node at depth >= 3
     /// whose search at 40 % of the depth holds `beta + 10 * depth` returns
@@ -87,6 +91,20 @@ impl Selectivity {
 /// (`None`: too shallow to prune) and the margin over beta it must hold.
 pub fn prune_probe(depth: i32) -> Option<(i32, i32)> {
     (depth >= 3).then(|| (depth * 40 / 100, 10 * depth))
+}
+
+impl TryFrom<String> for Selectivity {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        Selectivity::parse(&text)
+    }
+}
+
+impl From<Selectivity> for String {
+    fn from(selectivity: Selectivity) -> String {
+        selectivity.to_string()
+    }
 }
 
 impl Default for Selectivity {

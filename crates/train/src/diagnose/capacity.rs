@@ -4,8 +4,11 @@
 //! not what stops it (the data is); if it cannot, the layout is too small.
 //!
 //! The targets are the training run's (`lambda` blend of stored score and
-//! result), the optimiser Adam at a fixed learning rate, batches drawn by
-//! a shuffle seeded per epoch, so a fit is reproducible from its seed.
+//! result), the optimiser Adam (its rate fixed, or falling linearly to an
+//! end rate over the fit), batches drawn by a shuffle seeded per epoch, so
+//! a fit is reproducible from its seed. The same fit from a trained net
+//! over all of a run's chunks is the offline test of issue 69: does a net
+//! that learns from every sample the run wrote beat the run's own?
 
 use crate::nnue_family::target;
 use burn::tensor::Device;
@@ -28,10 +31,16 @@ pub struct CapacityFit {
     pub epochs: usize,
     /// Samples per step.
     pub batch_size: usize,
-    /// Adam's learning rate.
+    /// Adam's learning rate at the first step.
     pub learning_rate: f64,
+    /// Its rate at the last step (linear in between; equal to
+    /// `learning_rate` for a fixed rate).
+    pub learning_rate_end: f64,
     /// Seed of the initial weights and the batch order.
     pub seed: u64,
+    /// The net to start from (`None`: a fresh one from `seed`); its
+    /// layout must be `arch`.
+    pub init: Option<FloatNet>,
 }
 
 /// One epoch's result.
@@ -55,32 +64,57 @@ pub fn float_loss(net: &FloatNet, positions: &[Position], targets: &[f32]) -> f3
     (sum / positions.len().max(1) as f64) as f32
 }
 
+/// The positions of `samples` and their targets at `lambda` (the run's
+/// blend), the inputs of [`CapacityFit::run`].
+pub fn fit_inputs(samples: &[Sample], lambda: f32) -> (Vec<Position>, Vec<f32>) {
+    samples
+        .iter()
+        .map(|s| (s.position, target(s, lambda)))
+        .unzip()
+}
+
 impl CapacityFit {
-    /// Fits a fresh net to `samples`, calling `on_epoch` after each epoch
-    /// (return `false` to stop early); returns the fitted float net.
+    /// Fits the net to `positions` and their `targets` (see
+    /// [`fit_inputs`]), calling `on_epoch` after each epoch (return `false`
+    /// to stop early); returns the fitted float net.
     pub fn run(
         &self,
-        samples: &[Sample],
+        positions: &[Position],
+        targets: &[f32],
         mut on_epoch: impl FnMut(EpochLoss, &FloatNet) -> bool,
     ) -> Result<FloatNet, NnueError> {
-        let net = FloatNet::random(&self.arch, self.seed)?;
+        let net = match &self.init {
+            Some(net) if net.arch != self.arch => {
+                return Err(NnueError::Architecture(format!(
+                    "the starting net is {:?}, the fit asks for {:?}",
+                    net.arch, self.arch
+                )));
+            }
+            Some(net) => net.clone(),
+            None => FloatNet::random(&self.arch, self.seed)?,
+        };
         let device = Device::flex().autodiff();
         let mut model = NnueModel::from_float(&net, &device);
         let mut optimizer = adam();
-        let positions: Vec<Position> = samples.iter().map(|s| s.position).collect();
-        let targets: Vec<f32> = samples.iter().map(|s| target(s, self.lambda)).collect();
-        let mut order: Vec<usize> = (0..samples.len()).collect();
+        let batch_size = self.batch_size.max(1);
+        let total_steps = (self.epochs * positions.len().div_ceil(batch_size)).max(1);
+        let mut step = 0;
+        let mut order: Vec<usize> = (0..positions.len()).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ 0xCAFA);
         let mut fitted = net;
         for epoch in 1..=self.epochs {
             order.shuffle(&mut rng);
             let mut sum = 0.0f64;
             let mut steps = 0;
-            for batch in order.chunks(self.batch_size.max(1)) {
+            for batch in order.chunks(batch_size) {
                 let pos: Vec<Position> = batch.iter().map(|&i| positions[i]).collect();
                 let tgt: Vec<f32> = batch.iter().map(|&i| targets[i]).collect();
                 let batch = NnueBatch::for_stacks(self.arch.stacks, &pos, &tgt, &device);
-                let (next, loss) = train_step(model, &mut optimizer, &batch, self.learning_rate);
+                let progress = step as f64 / total_steps as f64;
+                let rate =
+                    self.learning_rate + (self.learning_rate_end - self.learning_rate) * progress;
+                step += 1;
+                let (next, loss) = train_step(model, &mut optimizer, &batch, rate);
                 model = next;
                 sum += f64::from(loss);
                 steps += 1;
@@ -89,7 +123,7 @@ impl CapacityFit {
             let report = EpochLoss {
                 epoch,
                 train: (sum / f64::from(steps.max(1))) as f32,
-                full: float_loss(&fitted, &positions, &targets),
+                full: float_loss(&fitted, positions, targets),
             };
             if !on_epoch(report, &fitted) {
                 break;
@@ -129,10 +163,13 @@ mod tests {
             epochs: 30,
             batch_size: 16,
             learning_rate: 1e-2,
+            learning_rate_end: 1e-2,
             seed: 1,
+            init: None,
         };
+        let (positions, targets) = fit_inputs(&samples, fit.lambda);
         let mut losses = Vec::new();
-        fit.run(&samples, |e, _| {
+        fit.run(&positions, &targets, |e, _| {
             losses.push(e.full);
             true
         })

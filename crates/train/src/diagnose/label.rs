@@ -13,7 +13,7 @@ use shashki_search::limits::SearchLimits;
 use shashki_search::tablebase::{Tablebases, TbWdl};
 use shashki_selfplay::score_to_wdl;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Transposition table of each labelling search, in MiB.
 const LABEL_TT_MEGABYTES: usize = 16;
@@ -24,6 +24,9 @@ pub struct Labeller<'a> {
     pub eval: &'a dyn StaticEval,
     /// Nominal search depth.
     pub depth: u32,
+    /// The search's selectivity (a held-out set is labelled full width,
+    /// [`Selectivity::NONE`], as the sets so far were).
+    pub selectivity: Selectivity,
     /// Tablebases probed at the root, if any.
     pub tablebases: Option<&'a Tablebases>,
 }
@@ -43,8 +46,9 @@ fn tablebase_label(tb: &Tablebases, candidate: &Candidate) -> Option<f32> {
 }
 
 impl Labeller<'_> {
-    /// The label of one candidate.
-    pub fn label(&self, candidate: &Candidate) -> Labelled {
+    /// The label of one candidate and the nodes its search visited (0 for
+    /// the tables).
+    pub fn label(&self, candidate: &Candidate) -> (Labelled, u64) {
         let entry = |label, source, score_cp| Labelled {
             fen: candidate.position.to_fen(),
             label,
@@ -57,12 +61,11 @@ impl Labeller<'_> {
             .tablebases
             .and_then(|tb| tablebase_label(tb, candidate))
         {
-            return entry(label, LabelSource::Tablebase, None);
+            return (entry(label, LabelSource::Tablebase, None), 0);
         }
-        // Full width, as the self-play labels it is compared with.
         let config = AbConfig {
             tt_megabytes: LABEL_TT_MEGABYTES,
-            selectivity: Selectivity::NONE,
+            selectivity: self.selectivity,
             ..AbConfig::default()
         };
         let mut search = AlphaBeta::with_eval(config, self.eval.fork());
@@ -71,25 +74,28 @@ impl Labeller<'_> {
             &SearchLimits::depth(self.depth),
         );
         let [w, d, _] = score_to_wdl(result.score);
-        entry(w + 0.5 * d, LabelSource::Search, Some(result.score))
+        let labelled = entry(w + 0.5 * d, LabelSource::Search, Some(result.score));
+        (labelled, result.nodes)
     }
 
     /// Labels every candidate on `threads` threads, in order, calling
-    /// `progress(done, total)` as positions finish.
+    /// `progress(done, total)` as positions finish; with the nodes of all
+    /// the searches.
     pub fn label_all(
         &self,
         candidates: &[Candidate],
         threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> Result<Vec<Labelled>, rayon::ThreadPoolBuildError> {
+    ) -> Result<(Vec<Labelled>, u64), rayon::ThreadPoolBuildError> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()?;
         let done = AtomicUsize::new(0);
         // `StaticEval` is `Send`, not `Sync`: threads fork it under a lock.
         let shared = Mutex::new(self.eval.fork());
-        let (depth, tablebases) = (self.depth, self.tablebases);
-        Ok(pool.install(|| {
+        let (depth, selectivity, tablebases) = (self.depth, self.selectivity, self.tablebases);
+        let nodes = AtomicU64::new(0);
+        let labelled = pool.install(|| {
             candidates
                 .par_iter()
                 .map(|c| {
@@ -97,13 +103,16 @@ impl Labeller<'_> {
                     let labeller = Labeller {
                         eval: eval.as_ref(),
                         depth,
+                        selectivity,
                         tablebases,
                     };
-                    let labelled = labeller.label(c);
+                    let (labelled, searched) = labeller.label(c);
+                    nodes.fetch_add(searched, Ordering::Relaxed);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1, candidates.len());
                     labelled
                 })
                 .collect()
-        }))
+        });
+        Ok((labelled, nodes.into_inner()))
     }
 }

@@ -2,17 +2,20 @@
 //! run it, write its report (tables to `out`, progress to `log`). The
 //! command only reads the options.
 
-use super::capacity::CapacityFit;
-use super::held_out::{HeldOutMeta, HeldOutSet, LabelSource};
+use super::capacity::{CapacityFit, fit_inputs};
+use super::held_out::{HeldOutMeta, HeldOutSet, LabelSource, Labelled};
 use super::label::Labeller;
-use super::loss::{PHASES, evaluate_set, hand_expected_score, quant_expected_score, table_header};
+use super::loss::{
+    LossStats, PHASES, evaluate_set, hand_expected_score, quant_expected_score, table_header,
+};
 use super::noise::{measure_noise, targets_vs_labels};
-use super::sources::{chunk_positions, draw, pdn_positions};
+use super::sources::{Candidate, chunk_positions, draw, pdn_positions};
 use crate::errors::FileError;
 use shashki_nnue::speed::{Contender, eval_cost, search_speed, speed_positions};
 use shashki_nnue::{
     Architecture, Kernels, NnueError, QuantNet, Stacks, load_engine_net, save_model,
 };
+use shashki_rules::Position;
 use shashki_selfplay::{Sample, list_chunks, read_chunk};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -88,7 +91,7 @@ pub fn make_set(
     let start = Instant::now();
     let step = (drawn.len() / 20).max(1);
     let log = std::sync::Mutex::new(log);
-    let labelled = plan
+    let (labelled, _) = plan
         .labeller
         .label_all(&drawn, plan.threads, &|done, total| {
             if done % step == 0 || done == total {
@@ -165,6 +168,58 @@ pub fn loss(set_path: &Path, models: &[PathBuf], out: &mut dyn Write) -> Result<
     Ok(())
 }
 
+/// How far the labels of `labeller`'s search agree with the set's deeper
+/// ones: the set's search-labelled positions labelled again (those of the
+/// tables are exact in both), with the nodes and the time it took. Tells
+/// which self-play search gives the best labels for its cost.
+pub fn agreement(
+    set_path: &Path,
+    labeller: &Labeller<'_>,
+    threads: usize,
+    out: &mut dyn Write,
+) -> Result<(), DiagnoseError> {
+    let set = HeldOutSet::load(set_path)?;
+    let searched: Vec<&Labelled> = set
+        .positions
+        .iter()
+        .filter(|p| p.source == LabelSource::Search)
+        .collect();
+    let candidates: Vec<Candidate> = searched
+        .iter()
+        .map(|p| Candidate {
+            position: p.position(),
+            sample_score: None,
+            sample_result: None,
+        })
+        .collect();
+    let start = Instant::now();
+    let (labels, nodes) = labeller.label_all(&candidates, threads, &|_, _| {})?;
+    let seconds = start.elapsed().as_secs_f64();
+    let mut stats = LossStats::default();
+    for (label, deep) in labels.iter().zip(&searched) {
+        stats.add(label.label, deep.label);
+    }
+    writeln!(
+        out,
+        "{}: {} positions labelled by depth {} ({}); again at depth {}, search {}:",
+        set_path.display(),
+        searched.len(),
+        set.meta.depth,
+        set.meta.eval,
+        labeller.depth,
+        labeller.selectivity
+    )?;
+    writeln!(
+        out,
+        "  mse {:.5}, sign {:.1} %, {:.0} nodes a label, {:.2} ms a label on {threads} threads",
+        stats.mse(),
+        100.0 * stats.sign_agreement(),
+        nodes as f64 / searched.len().max(1) as f64,
+        1000.0 * seconds / searched.len().max(1) as f64
+    )?;
+    Ok(())
+}
+
 /// Up to `limit` samples of the chunk folders, newest chunks first.
 pub fn read_samples(dirs: &[PathBuf], limit: usize) -> Result<Vec<Sample>, FileError> {
     let mut paths = Vec::new();
@@ -182,6 +237,40 @@ pub fn read_samples(dirs: &[PathBuf], limit: usize) -> Result<Vec<Sample>, FileE
     }
     samples.truncate(limit);
     Ok(samples)
+}
+
+/// The positions and targets (at `lambda`) of up to `limit` samples of
+/// the chunk folders, newest chunks first, read a chunk at a time (a
+/// run's whole history fits where its samples would not).
+fn fit_inputs_of(
+    dirs: &[PathBuf],
+    limit: usize,
+    lambda: f32,
+) -> Result<(Vec<Position>, Vec<f32>), DiagnoseError> {
+    let mut paths = Vec::new();
+    for dir in dirs {
+        paths.extend(list_chunks(dir).map_err(|e| FileError::io(dir, e))?);
+    }
+    paths.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+    let (mut positions, mut targets) = (Vec::new(), Vec::new());
+    for path in paths {
+        if positions.len() >= limit {
+            break;
+        }
+        let chunk = read_chunk(&path).map_err(|e| FileError::format(&path, e))?;
+        let samples = chunk.samples().map_err(|e| FileError::format(&path, e))?;
+        let (p, t) = fit_inputs(&samples, lambda);
+        positions.extend(p);
+        targets.extend(t);
+    }
+    positions.truncate(limit);
+    targets.truncate(limit);
+    if positions.is_empty() {
+        return Err(DiagnoseError::NoInput(
+            "no samples in the chunk folders given".into(),
+        ));
+    }
+    Ok((positions, targets))
 }
 
 fn samples_of(chunks: &[PathBuf], limit: usize) -> Result<Vec<Sample>, DiagnoseError> {
@@ -218,9 +307,9 @@ pub fn noise(
     Ok(())
 }
 
-/// Fits `fit`'s layout to `count` samples of the chunk folders, epoch by
-/// epoch, with the held-out loss of the set at `set`; saves the fitted
-/// net to `save_to`.
+/// Fits `fit`'s layout to `count` samples of the chunk folders (the
+/// newest first), epoch by epoch, with the held-out loss of the set at
+/// `set`; saves the fitted net to `save_to`.
 pub fn capacity(
     chunks: &[PathBuf],
     count: usize,
@@ -229,22 +318,28 @@ pub fn capacity(
     save_to: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<(), DiagnoseError> {
-    let samples = samples_of(chunks, count)?;
+    let (positions, targets) = fit_inputs_of(chunks, count, fit.lambda)?;
     let set = set.map(HeldOutSet::load).transpose()?;
     writeln!(
         out,
-        "fitting ft {} hidden {:?} stacks {} to {} samples, {} epochs, batch {}, lr {}",
+        "fitting ft {} hidden {:?} stacks {} ({}) to {} samples, {} epochs, batch {}, lr {} -> {}",
         fit.arch.ft,
         fit.arch.hidden,
         fit.arch.stacks,
-        samples.len(),
+        if fit.init.is_some() {
+            "from the given net"
+        } else {
+            "fresh"
+        },
+        positions.len(),
         fit.epochs,
         fit.batch_size,
-        fit.learning_rate
+        fit.learning_rate,
+        fit.learning_rate_end
     )?;
     let start = Instant::now();
     let mut written = Ok(());
-    let net = fit.run(&samples, |e, net| {
+    let net = fit.run(&positions, &targets, |e, net| {
         let held = set.as_ref().map_or(String::new(), |set| {
             let q = QuantNet::quantize(net);
             let r = evaluate_set("", set, |p| quant_expected_score(&q, p));
