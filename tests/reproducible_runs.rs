@@ -235,6 +235,25 @@ fn an_nnue_run_is_reproducible_from_its_seed_on_another_cpu_and_thread_count() {
     );
 }
 
+/// The NNUE family with issue 69's keys: self-play by the selective search,
+/// and a learner that draws from every chunk the run wrote (read from
+/// disk, ordered by content, weighted towards the newest), with a window
+/// smaller than the data so that the older chunks count.
+#[test]
+fn an_nnue_run_with_selective_self_play_and_all_its_data_is_reproducible() {
+    let config = NNUE
+        .replace("depth = 3", "depth = 4\nsearch = \"prune+lmr\"")
+        .replace(
+            "window = 100000",
+            "window = 2000\nreplay = \"all\"\nreplay_half_life = 3000.0",
+        );
+    train_thrice(
+        "nnue-all",
+        &config,
+        &[("games_in_flight = 16", "games_in_flight = 0")],
+    );
+}
+
 #[test]
 fn an_mcts_run_is_reproducible_from_its_seed_on_another_cpu_and_thread_count() {
     train_thrice("mcts", MCTS, &[]);
