@@ -99,6 +99,9 @@ pub struct AbDataOptions {
     /// The static evaluation is scaled down in drawish material
     /// ([`crate::drawish`]).
     pub drawish_scale: bool,
+    /// Share of each game's sample weight given by surprise
+    /// ([`crate::surprise`]; 0: every sample written once).
+    pub surprise_weight: f32,
 }
 
 impl AbDataOptions {
@@ -117,6 +120,9 @@ impl AbDataOptions {
         let t = &self.tree;
         if !(t.rate.is_finite() && t.rate >= 0.0) {
             return Err("tree_sample_rate: must be finite and >= 0".into());
+        }
+        if !(0.0..=1.0).contains(&self.surprise_weight) {
+            return Err("surprise_weight: must be in 0 ..= 1".into());
         }
         if t.rate > 0.0 && (t.max_plies == 0 || t.depth == 0) {
             return Err("tree_sample_plies and tree_sample_depth: must be at least 1".into());

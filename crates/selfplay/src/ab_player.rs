@@ -27,6 +27,7 @@ use crate::finished::{FinishedGame, final_outcome, label_samples};
 use crate::pool::thread_pool;
 use crate::sample::{FLAG_FULL_SEARCH, Sample};
 use crate::stats::SelfPlayStats;
+use crate::surprise::{surprise, weight_by_surprise};
 use crate::tablebases::{configured_tablebases, tablebase_result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -260,7 +261,21 @@ impl AbSelfPlayer {
             }
             game.play(&played);
         }
-        let finished = finish(index, game, samples, opening_plies, tablebase);
+        let mut finished = finish(index, game, samples, opening_plies, tablebase);
+        if self.data.surprise_weight > 0.0 {
+            let surprises: Vec<f32> = finished
+                .samples
+                .iter()
+                .map(|s| {
+                    let cp = engine.evaluate(&Game::with_rules(s.position, self.rules));
+                    let [w, d, _] = score_to_wdl(cp);
+                    surprise(s, w + 0.5 * d)
+                })
+                .collect();
+            let samples = std::mem::take(&mut finished.samples);
+            let share = self.data.surprise_weight;
+            finished.samples = weight_by_surprise(samples, &surprises, share, &mut rng);
+        }
         (finished, nodes, started.elapsed().as_secs_f64())
     }
 
@@ -473,6 +488,41 @@ mod tests {
                 .iter()
                 .zip(&wide)
                 .any(|(a, b)| a.game.moves() != b.game.moves())
+        );
+    }
+
+    #[test]
+    fn surprise_weighting_repeats_samples_and_stays_reproducible() {
+        let config = |threads| SelfPlayConfig {
+            random_opening_plies: 4,
+            ..no_random_openings(threads)
+        };
+        let plain = play_with(&mut player_with(5, config(2), AbDataOptions::default()), 4).0;
+        let data = AbDataOptions {
+            surprise_weight: 0.8,
+            ..AbDataOptions::default()
+        };
+        let (weighted, _) = play_with(&mut player_with(5, config(2), data), 4);
+        let (again, _) = play_with(&mut player_with(5, config(1), data), 4);
+        for ((p, w), a) in plain.iter().zip(&weighted).zip(&again) {
+            assert_eq!(p.game.moves(), w.game.moves(), "the games are the same");
+            assert_eq!(
+                w.samples, a.samples,
+                "and so are their weights, on any thread count"
+            );
+        }
+        let repeated = weighted
+            .iter()
+            .flat_map(|g| g.samples.windows(2))
+            .filter(|pair| pair[0] == pair[1])
+            .count();
+        assert!(repeated > 0, "some surprising samples are written twice");
+        let before: usize = plain.iter().map(|g| g.samples.len()).sum();
+        let after: usize = weighted.iter().map(|g| g.samples.len()).sum();
+        assert_ne!(before, after);
+        assert!(
+            after * 10 > before * 7 && after * 10 < before * 13,
+            "{before} -> {after}"
         );
     }
 

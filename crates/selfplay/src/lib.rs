@@ -8,8 +8,9 @@
 //!   thread count.
 //! - [`AbSelfPlayer`] ([`ab_player`]): the alpha-beta engine's games (the
 //!   data of an NNUE run) into the same samples; [`ab_data`] widens them
-//!   (start books, multi-PV plies, tree samples, exact labels) and
-//!   [`drawish`] scales its evaluation in drawish material.
+//!   (start books, multi-PV plies, tree samples, exact labels),
+//!   [`drawish`] scales its evaluation in drawish material and
+//!   [`surprise`] writes the samples that surprised the net more often.
 //! - [`FinishedGame`] ([`finished`]): a game with its samples;
 //!   [`SelfPlayStats`] ([`stats`]): the counters and rates of a call.
 //! - [`chunk`]: samples on disk as checksummed chunk files, which
@@ -32,6 +33,7 @@ mod round;
 pub mod sample;
 pub mod sink;
 pub mod stats;
+pub mod surprise;
 mod tablebases;
 
 pub use ab_data::{AbDataOptions, MultiPv, TreeSamples};

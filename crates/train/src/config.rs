@@ -166,6 +166,10 @@ pub struct NnueSection {
     pub wdl_filter: bool,
     /// Samples the win-rate model is fitted on before the filter starts.
     pub wdl_filter_min_samples: u64,
+    /// Share of each game's sample weight given by surprise (KataGo's
+    /// surprise weighting: a sample whose search score lies far from the
+    /// playing net's static evaluation is written more often; 0: off).
+    pub surprise_weight: f64,
 }
 
 impl Default for NnueSection {
@@ -197,6 +201,7 @@ impl Default for NnueSection {
             lambda_steps: 0,
             wdl_filter: false,
             wdl_filter_min_samples: 20_000,
+            surprise_weight: 0.0,
         }
     }
 }
@@ -708,6 +713,7 @@ const RUN_RANGES: &[KeyRange] = &[
     ("nnue.lambda_end", 0.0, 1.0),
     ("nnue.lambda_steps", 0.0, 1e12),
     ("nnue.wdl_filter_min_samples", 0.0, 1e12),
+    ("nnue.surprise_weight", 0.0, 1.0),
 ];
 
 /// The sections whose ranges their own crates state.

@@ -279,6 +279,7 @@ pub fn data_options(config: &RunConfig) -> AbDataOptions {
         exact_labels: n.exact_labels,
         tablebase_search: n.tablebase_search,
         drawish_scale: n.drawish_scale,
+        surprise_weight: n.surprise_weight as f32,
     }
 }
 
