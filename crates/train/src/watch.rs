@@ -38,8 +38,8 @@ pub struct WatchOptions {
     /// Rate a checkpoint only when its step is at least this many past the
     /// last rated one (0: every checkpoint).
     pub every_steps: u64,
-    /// Stop once a checkpoint at or past this step is rated (`None`: watch
-    /// until stopped).
+    /// Stop once a checkpoint at or past this step is rated, by this watch
+    /// or an earlier one (`ratings.jsonl`); `None`: watch until stopped.
     pub until_step: Option<u64>,
     /// Time between two looks at the checkpoint folder.
     pub poll: Duration,
@@ -166,6 +166,15 @@ pub fn watch_run(
     let mut last = ratings.read()?.iter().map(|p| p.step).max();
     let mut recorded = Vec::new();
     loop {
+        // A step at or past the aim may be rated already (by a watcher
+        // killed after rating it): nothing is left to wait for.
+        if options
+            .until_step
+            .zip(last)
+            .is_some_and(|(until, rated)| rated >= until)
+        {
+            return Ok(recorded);
+        }
         // Read before the listing: once set, the listing has the last one.
         let last_pass = ended();
         let checkpoints = list_checkpoints(&run.checkpoint_dir()).map_err(|e| e.to_string())?;
