@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes a copy of a run config with keys set: edit_config.py SRC DST
 SECTION.KEY=VALUE... (VALUE as TOML: 9, 0.5, true, "prune+lmr"). A key
-missing from its section is added at the section's end; a missing section
-is an error. Used by the issue 69 scripts beside it."""
+missing from its section is added at the section's end, a missing section
+at the file's end (a config saved by a build before that section). Used
+by the issue 69 scripts beside it."""
 import re
 import sys
 
@@ -13,7 +14,8 @@ for edit in edits:
     section, key = path.rsplit(".", 1)
     block = re.search(rf"(?ms)^\[{re.escape(section)}\]\n.*?(?=^\[|\Z)", text)
     if not block:
-        sys.exit(f"{src}: no [{section}]")
+        text = text.rstrip("\n") + f"\n\n[{section}]\n{key} = {value}\n"
+        continue
     body = block.group(0)
     new, n = re.subn(rf"(?m)^{re.escape(key)} = .*$", f"{key} = {value}", body)
     if n == 0:

@@ -42,6 +42,9 @@ case ${1:-} in
     { date -u; uptime; grep -m1 "model name" /proc/cpuinfo; echo "binary $S ($($S --version)), checkout $(git rev-parse --short HEAD), to $seconds s"; } >> $B.log
     $S train --config $B/config.toml --run-dir $B --seconds $seconds --plain 2>&1 | stamp >> $B.log
     cp $B.log $D/logs/$name-train.log
+    # A run stopped inside its hour keeps no net here (it resumes next time).
+    python3 -c "import json,sys; s=json.load(open(sys.argv[1])); sys.exit(0 if s['seconds'] >= $seconds or s.get('refit_mark', 0) >= $seconds else 1)" \
+      $(newest $B | sed 's/shzk$/state.json/') || { echo "$name stopped before its hour" >&2; exit 1; }
     mkdir -p $D/nets/$name
     last=$(newest $B); cp $last ${last%.shzk}.state.json $D/nets/$name/;;
   rate)
