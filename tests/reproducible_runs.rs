@@ -236,9 +236,10 @@ fn an_nnue_run_is_reproducible_from_its_seed_on_another_cpu_and_thread_count() {
 }
 
 /// The NNUE family with issue 69's keys: self-play by the selective search,
-/// and a learner that draws from every chunk the run wrote (read from
-/// disk, ordered by content, weighted towards the newest), with a window
-/// smaller than the data so that the older chunks count.
+/// a learner that draws from every chunk the run wrote (read from disk,
+/// ordered by content, weighted towards the newest), with a window smaller
+/// than the data so that the older chunks count, and refits of the net to
+/// every chunk after generation 2 and the last.
 #[test]
 fn an_nnue_run_with_selective_self_play_and_all_its_data_is_reproducible() {
     let config = NNUE
@@ -246,7 +247,8 @@ fn an_nnue_run_with_selective_self_play_and_all_its_data_is_reproducible() {
         .replace(
             "window = 100000",
             "window = 2000\nreplay = \"all\"\nreplay_half_life = 3000.0",
-        );
+        )
+        + "[refit]\nevery_generations = 2\npasses = 0.5\n";
     train_thrice(
         "nnue-all",
         &config,

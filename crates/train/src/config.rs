@@ -52,6 +52,8 @@ pub struct RunConfig {
     pub draw_rules: DrawRules,
     /// The NNUE family's settings (used when `[run] engine = "nnue"`).
     pub nnue: NnueSection,
+    /// Refits of the learner's net to every sample the run wrote.
+    pub refit: RefitSection,
 }
 
 impl Default for RunConfig {
@@ -69,6 +71,7 @@ impl Default for RunConfig {
                 ..DrawRules::default()
             },
             nnue: NnueSection::default(),
+            refit: RefitSection::default(),
         }
     }
 }
@@ -512,6 +515,60 @@ impl EvaluatorSection {
     }
 }
 
+/// `[refit]` (issue 69): at marks of the run, the learner's net is fitted
+/// again to every sample the run has written (read from its chunks as
+/// drawn), for `passes` passes with a rate falling linearly from
+/// `learning_rate` to `learning_rate_end` and a new optimizer, from the
+/// learner's own weights or fresh ones; self-play and the online learner
+/// go on from the refitted net. The online learner at a high rate on its
+/// newest window ends each hour about as strong as the last; two passes
+/// over all of a 2-hour run's data at a tenth of its rate beat its net by
+/// +24 Elo (docs/RESULTS.md). Sequential runs of the NNUE family only.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RefitSection {
+    /// A refit so timed that it ends at each multiple of this many seconds
+    /// of the run's own time, and at `[run] seconds`, which then ends the
+    /// run (started when the time left falls to the refit's estimated
+    /// length and one generation's; not reproducible, as any time
+    /// budget); 0: none by time.
+    pub every_seconds: u64,
+    /// A refit after every this many generations and after the run's last
+    /// (`[run] generations`), reproducible from the seed; 0: none by
+    /// generations. At most one of the two is set.
+    pub every_generations: u64,
+    /// Passes over the samples (batches drawn with replacement: each
+    /// sample is seen this many times on average).
+    pub passes: f64,
+    /// The rate at the refit's first step.
+    pub learning_rate: f64,
+    /// The rate at its last step (linear in between).
+    pub learning_rate_end: f64,
+    /// Start from fresh weights (seeded by the run seed and the refit's
+    /// number) instead of the learner's.
+    pub fresh: bool,
+}
+
+impl Default for RefitSection {
+    fn default() -> Self {
+        RefitSection {
+            every_seconds: 0,
+            every_generations: 0,
+            passes: 2.0,
+            learning_rate: 1e-4,
+            learning_rate_end: 1e-5,
+            fresh: false,
+        }
+    }
+}
+
+impl RefitSection {
+    /// Whether the run refits at all.
+    pub fn enabled(&self) -> bool {
+        self.every_seconds > 0 || self.every_generations > 0
+    }
+}
+
 /// A configuration that could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -635,6 +692,28 @@ impl RunConfig {
             return Err("[gating] max_games: must be at least min_games".into());
         }
         self.nnue_architecture()?;
+        self.validate_refit()
+    }
+
+    /// `[refit]` against the run it belongs to.
+    fn validate_refit(&self) -> Result<(), String> {
+        let r = &self.refit;
+        if !r.enabled() {
+            return Ok(());
+        }
+        if r.every_seconds > 0 && r.every_generations > 0 {
+            return Err(
+                "[refit] every_seconds and every_generations: set one of them, not both".into(),
+            );
+        }
+        if self.run.engine != EngineFamily::Nnue {
+            return Err("[refit]: refits are for the NNUE family ([run] engine = \"nnue\")".into());
+        }
+        if self.run.mode != RunMode::Sequential {
+            return Err(
+                "[refit]: refits need [run] mode = \"sequential\" (they pause self-play)".into(),
+            );
+        }
         Ok(())
     }
 }
@@ -714,6 +793,11 @@ const RUN_RANGES: &[KeyRange] = &[
     ("nnue.lambda_steps", 0.0, 1e12),
     ("nnue.wdl_filter_min_samples", 0.0, 1e12),
     ("nnue.surprise_weight", 0.0, 1.0),
+    ("refit.every_seconds", 0.0, 1e9),
+    ("refit.every_generations", 0.0, 1e9),
+    ("refit.passes", 1e-3, 1e4),
+    ("refit.learning_rate", 0.0, 10.0),
+    ("refit.learning_rate_end", 0.0, 10.0),
 ];
 
 /// The sections whose ranges their own crates state.
@@ -1057,6 +1141,25 @@ mod range_tests {
             err.contains("min_samples = 500: must not exceed window = 100"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn refits_are_refused_where_they_cannot_run() {
+        let nnue = "[run]\nengine = \"nnue\"\n";
+        let refused = |text: &str| {
+            RunConfig::from_toml(text, Path::new("x.toml"))
+                .unwrap_err()
+                .to_string()
+        };
+        let both = format!("{nnue}[refit]\nevery_seconds = 60\nevery_generations = 5\n");
+        assert!(refused(&both).contains("set one of them, not both"));
+        let mcts = "[refit]\nevery_generations = 5\n";
+        assert!(refused(mcts).contains("refits are for the NNUE family"));
+        let concurrent = format!("{nnue}mode = \"concurrent\"\n[refit]\nevery_generations = 5\n");
+        assert!(refused(&concurrent).contains("mode = \"sequential\""));
+        let config = format!("{nnue}[refit]\nevery_generations = 5\n");
+        let config = RunConfig::from_toml(&config, Path::new("x.toml")).unwrap();
+        assert!(config.refit.enabled() && config.refit.passes == 2.0);
     }
 
     #[test]

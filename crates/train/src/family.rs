@@ -37,6 +37,30 @@ pub trait Trainee: Sized {
     fn step(&self) -> u64;
     /// One optimiser step on `samples`.
     fn train_on(&mut self, samples: &[Sample]) -> Result<StepReport, RunError>;
+    /// A learner for a refit (`[refit]`): this one's weights, or fresh ones
+    /// from `seed` when `fresh`, with a new optimizer, at this one's step.
+    /// The families that do not refit refuse (the configuration check
+    /// refuses them first).
+    fn refit_start(
+        &self,
+        config: &RunConfig,
+        fresh: bool,
+        seed: u64,
+        device: &Device,
+    ) -> Result<Self, RunError> {
+        let _ = (config, fresh, seed, device);
+        Err(RunError::Mismatch(
+            "[refit]: this engine family does not refit".into(),
+        ))
+    }
+    /// One optimiser step on `samples` at `learning_rate` (a refit's rate,
+    /// not the run's schedule; every sample kept).
+    fn train_at(&mut self, samples: &[Sample], learning_rate: f64) -> Result<StepReport, RunError> {
+        let _ = (samples, learning_rate);
+        Err(RunError::Mismatch(
+            "[refit]: this engine family does not refit".into(),
+        ))
+    }
     /// Its weights, step and optimiser state.
     fn checkpoint(&self) -> Result<Self::Checkpoint, RunError>;
     /// The tensorboard scalars of a step: its losses under this family's

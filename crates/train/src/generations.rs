@@ -18,6 +18,7 @@ use crate::learning_side::Trainer;
 use crate::nnue_family::{NnueFamily, export_model};
 use crate::observer::{GenerationSummary, Observer, RunSummary};
 use crate::ratings::Rater;
+use crate::refit;
 use crate::resume::OpenRun;
 use crate::run_dir::RunDir;
 use crate::seeds::session_seed;
@@ -204,6 +205,7 @@ fn run_generations<F: Family>(
         config,
         stop: &options.stop,
         gatekeeper: gatekeeper.map(|keeper| keeper as &mut dyn Gatekeeper),
+        fit_rate: None,
     };
     let mut generations_run = 0;
     let target = config.run.generations;
@@ -239,6 +241,9 @@ struct Generations<'a, F: Family> {
     config: &'a RunConfig,
     stop: &'a AtomicBool,
     gatekeeper: Option<&'a mut dyn Gatekeeper>,
+    /// Samples the learner trains a second, as last measured (a refit's
+    /// estimate).
+    fit_rate: Option<f64>,
 }
 
 impl<F: Family> Generations<'_, F> {
@@ -263,8 +268,19 @@ impl<F: Family> Generations<'_, F> {
         if self.stopped()? {
             return Ok(None);
         }
+        if training.steps > 0 {
+            self.fit_rate = Some(training.samples_per_second);
+        }
+        let refit = self.refit_if_due(generation, started.elapsed().as_secs_f64(), observer)?;
+        // A refit cut short leaves the learner as it was.
+        if self.stopped()? {
+            return Ok(None);
+        }
         self.trainer.state.generation = generation;
         let checkpoint = self.trainer.save()?;
+        if let Some(mark) = refit {
+            self.trainer.keep_refit(&checkpoint, mark)?;
+        }
         self.family.saved(&checkpoint, self.run, false)?;
         let gate = self.gate(generation, &checkpoint, observer)?;
         self.trainer.flush(observer);
@@ -280,6 +296,42 @@ impl<F: Family> Generations<'_, F> {
             seconds: started.elapsed().as_secs_f64(),
             replay_ratio: None,
         }))
+    }
+
+    /// Refits the learner if one is due after `generation` (which took
+    /// `seconds`); the mark of the run's time it ended at, if by time.
+    fn refit_if_due(
+        &mut self,
+        generation: u64,
+        seconds: f64,
+        observer: &mut dyn Observer,
+    ) -> Result<Option<u64>, RunError> {
+        let config = self.config;
+        if !config.refit.enabled() {
+            return Ok(None);
+        }
+        let state = &self.trainer.state;
+        let samples = self.trainer.total_samples() as f64;
+        // Unmeasured (no step yet): the mark is met late, never early.
+        let refit_seconds = self
+            .fit_rate
+            .map_or(0.0, |rate| config.refit.passes * samples / rate.max(1.0));
+        let Some(due) = refit::due(
+            &config.refit,
+            &config.run,
+            generation,
+            state.refit_mark,
+            self.trainer.run_seconds(),
+            refit_seconds + seconds,
+        ) else {
+            return Ok(None);
+        };
+        if let Some(report) = self.trainer.refit(due, self.stop, observer)?
+            && report.steps > 0
+        {
+            self.fit_rate = Some(report.samples_per_second);
+        }
+        Ok(due.mark)
     }
 
     /// True if a stop was asked for; what the generation did so far is

@@ -39,6 +39,8 @@ pub(crate) struct Trainer<'a, L: Trainee> {
     /// it (from the checkpoint it resumed).
     sitting: Instant,
     seconds_before: f64,
+    /// Where a refit's learner computes.
+    device: Device,
 }
 
 /// What a [`Trainer`] calls with each checkpoint it saves.
@@ -83,6 +85,7 @@ impl<'a, L: Trainee> Trainer<'a, L> {
             on_save: None,
             sitting: Instant::now(),
             seconds_before,
+            device: device.clone(),
         })
     }
 
@@ -105,9 +108,12 @@ impl<'a, L: Trainee> Trainer<'a, L> {
     /// the live clock a run could stop a few milliseconds after a save that
     /// holds less, with no save after it, and the next sitting would train
     /// one more generation).
+    /// A run refitting by time ends with the refit that served its
+    /// budget's mark, which may end a little before it.
     pub fn budget_saved(&self) -> bool {
         let budget = self.config.run.seconds;
-        budget > 0 && self.state.seconds >= budget as f64
+        let refitted = self.config.refit.every_seconds > 0 && self.state.refit_mark >= budget;
+        budget > 0 && (self.state.seconds >= budget as f64 || refitted)
     }
 
     /// Calls `hook` with every checkpoint saved from now on.
@@ -128,6 +134,22 @@ impl<'a, L: Trainee> Trainer<'a, L> {
     /// The checkpoint directory.
     pub fn store(&self) -> &CheckpointStore<L::Checkpoint> {
         &self.store
+    }
+
+    /// The run's chunk directory.
+    pub fn data_dir(&self) -> &Path {
+        self.replay.dir()
+    }
+
+    /// Where the learner computes.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// Samples in every chunk the window knows (the run's whole output as
+    /// of the last refresh).
+    pub fn total_samples(&self) -> u64 {
+        self.replay.total_samples()
     }
 
     /// The newest checkpoint saved (or loaded).
@@ -240,13 +262,28 @@ impl<'a, L: Trainee> Trainer<'a, L> {
         let checkpoint = self.learner.checkpoint()?;
         self.last_checkpoint = self.store.save(&checkpoint, &self.state)?;
         let every = self.config.run.keep_every_seconds;
-        if let Some(mark) = mark_passed(before, self.state.seconds, every) {
+        // A mark a refit ended at keeps the refit's net (`keep_refit`).
+        if let Some(mark) = mark_passed(before, self.state.seconds, every)
+            && mark > self.state.refit_mark
+        {
             self.store.keep_at_time(&checkpoint, &self.state, mark)?;
         }
         if let Some(hook) = &mut self.on_save {
             hook(&checkpoint)?;
         }
         Ok(checkpoint)
+    }
+
+    /// Keeps `checkpoint` (the newest, saved just after a refit that ended
+    /// at `mark` of the run's time) as that mark's net, if the run keeps
+    /// one there: the refit may end a little before the mark, and the
+    /// first save past it would otherwise hold a generation more.
+    pub fn keep_refit(&mut self, checkpoint: &L::Checkpoint, mark: u64) -> Result<(), RunError> {
+        let every = self.config.run.keep_every_seconds;
+        if every > 0 && mark > 0 && mark.is_multiple_of(every) {
+            self.store.keep_at_time(checkpoint, &self.state, mark)?;
+        }
+        Ok(())
     }
 
     /// Promotes `checkpoint` (the newest, just saved): self-play uses it
@@ -409,7 +446,7 @@ mod tests {
     }
 
     /// A chunk of `n` start positions, half of them won.
-    fn write_samples(dir: &Path, n: usize) {
+    fn write_samples(dir: &Path, n: usize) -> Vec<Sample> {
         let samples: Vec<Sample> = (0..n)
             .map(|i| {
                 let mut s = Sample::new(Position::startpos(), DrawState::default());
@@ -421,6 +458,70 @@ mod tests {
             .unwrap()
             .write(&samples, 0)
             .unwrap();
+        samples
+    }
+
+    #[test]
+    fn a_refit_fits_every_chunk_with_a_falling_rate_and_replaces_the_net() {
+        use crate::config::RefitSection;
+        use crate::diagnose::loss::sigmoid;
+        use crate::refit::Due;
+        let mut config = config();
+        config.refit = RefitSection {
+            every_seconds: 0,
+            every_generations: 1,
+            passes: 4.0,
+            learning_rate: 0.01,
+            learning_rate_end: 0.001,
+            fresh: true,
+        };
+        // The online window holds 50 of the 200 samples.
+        config.train.window = 50;
+        let dir = temp_dir("refit");
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        let samples = [write_samples(&dir, 100), write_samples(&dir, 100)].concat();
+        let lambda = config.nnue.lambda as f32;
+        let mean = samples
+            .iter()
+            .map(|s| crate::nnue_family::target(s, lambda))
+            .sum::<f32>()
+            / samples.len() as f32;
+        let mut trainer = open(&config, &dir);
+        trainer.refresh(&mut crate::observer::Silent).unwrap();
+        assert_eq!(trainer.window(), 50);
+        let start = Position::startpos();
+        let before = trainer.learner.float_net().forward(&start);
+        let report = trainer
+            .refit(
+                Due { mark: Some(3600) },
+                &AtomicBool::new(false),
+                &mut crate::observer::Silent,
+            )
+            .unwrap()
+            .expect("not stopped");
+        // Every chunk, not the window: 4 passes of 200 in batches of 32.
+        assert_eq!((report.samples, report.steps), (200, 25));
+        assert_eq!(trainer.learner.step(), 25);
+        assert_eq!((trainer.state.refits, trainer.state.refit_mark), (1, 3600));
+        // One position, its targets' mean: the fitted net says it.
+        let after = trainer.learner.float_net().forward(&start);
+        assert_ne!(before, after);
+        assert!(
+            (sigmoid(after) - mean).abs() < 0.03,
+            "{} {mean}",
+            sigmoid(after)
+        );
+        // A stop before its first step leaves the learner and counters.
+        let stopped = trainer
+            .refit(
+                Due { mark: None },
+                &AtomicBool::new(true),
+                &mut crate::observer::Silent,
+            )
+            .unwrap();
+        assert!(stopped.is_none());
+        assert_eq!(trainer.learner.float_net().forward(&start), after);
+        assert_eq!((trainer.learner.step(), trainer.state.refits), (25, 1));
     }
 
     #[test]

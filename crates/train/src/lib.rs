@@ -21,7 +21,8 @@
 //! - `resume`: claiming a run directory and reopening its learner;
 //!   `learning_side`: the training steps, saves and logs that `train` and
 //!   `learn` share;
-//! - [`generations`]: `shashki train`, the generation loop;
+//! - [`generations`]: `shashki train`, the generation loop, with `refit`:
+//!   the learner's net fitted again to all the run's data at its marks;
 //!   [`concurrent`]: its concurrent mode, self-play and the learner at
 //!   once; [`halves`]: `shashki selfplay` and `shashki learn` alone;
 //!   [`relabel`]: `shashki relabel`, deeper labels for the samples a
@@ -46,6 +47,7 @@ pub mod nnue_family;
 pub mod nnue_targets;
 pub mod observer;
 pub mod ratings;
+mod refit;
 pub mod relabel;
 pub mod replay;
 mod resume;

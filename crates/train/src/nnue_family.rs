@@ -178,11 +178,34 @@ impl Trainee for NnueLearner {
 
     fn train_on(&mut self, samples: &[Sample]) -> Result<StepReport, RunError> {
         let samples = self.kept(samples);
+        let learning_rate = self.train.learning_rate_at(self.step);
+        self.train_at(&samples, learning_rate)
+    }
+
+    fn refit_start(
+        &self,
+        config: &RunConfig,
+        fresh: bool,
+        seed: u64,
+        device: &Device,
+    ) -> Result<NnueLearner, RunError> {
+        let net = if fresh {
+            FloatNet::random(&self.arch, seed)?
+        } else {
+            self.float_net()
+        };
+        let mut learner = NnueLearner::new(&net, self.step, None, config, device)?;
+        // The WDL filter's counts go on with the refitted net.
+        learner.fit = self.fit.clone();
+        learner.win_rate = self.win_rate;
+        Ok(learner)
+    }
+
+    fn train_at(&mut self, samples: &[Sample], learning_rate: f64) -> Result<StepReport, RunError> {
         let lambda = self.rules.lambda_at(self.step) as f32;
         let positions: Vec<_> = samples.iter().map(|s| s.position).collect();
         let targets: Vec<f32> = samples.iter().map(|s| target(s, lambda)).collect();
         let batch = NnueBatch::for_stacks(self.arch.stacks, &positions, &targets, &self.device);
-        let learning_rate = self.train.learning_rate_at(self.step);
         let model = self.model.take().expect("model present");
         let optimizer = self.optimizer.as_mut().expect("optimizer present");
         let (model, loss) = train_step(model, optimizer, &batch, learning_rate);

@@ -6,6 +6,8 @@
 const NET_SALT: u64 = 0x4E37;
 /// Mixed with the run's seed before the step to seed a batch draw.
 const BATCH_SALT: u64 = 0xB47C_11E5;
+/// Mixed with the run's seed before a refit's number.
+const REFIT_SALT: u64 = 0x2EF1_7000;
 
 /// SplitMix64-style mixing of two numbers into a seed.
 pub fn mix(a: u64, b: u64) -> u64 {
@@ -21,6 +23,12 @@ pub fn net_seed(run_seed: u64) -> u64 {
 /// The seed of the batch drawn at `step`.
 pub fn batch_seed(run_seed: u64, step: u64) -> u64 {
     mix(run_seed ^ BATCH_SALT, step)
+}
+
+/// The seed of the `number`-th refit (1-based): its fresh weights, if it
+/// starts from fresh ones, and the base of its batch draws.
+pub fn refit_seed(run_seed: u64, number: u64) -> u64 {
+    mix(run_seed ^ REFIT_SALT, number)
 }
 
 /// The seed of self-play in the `session`-th start of a run (each restart

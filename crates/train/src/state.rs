@@ -25,4 +25,11 @@ pub struct LearnerState {
     /// checkpoint (absent in runs older than the time budget: 0).
     #[serde(default)]
     pub seconds: f64,
+    /// Refits done (`[refit]`; absent in runs before them: 0).
+    #[serde(default)]
+    pub refits: u64,
+    /// The mark of the run's time, in seconds, the last refit by time
+    /// ended at (0: none yet).
+    #[serde(default)]
+    pub refit_mark: u64,
 }

@@ -68,7 +68,18 @@ fn schedule_line(config: &RunConfig, split: CoreSplit) -> String {
 fn training_line(config: &RunConfig) -> String {
     let train = &config.train;
     match config.run.mode {
-        RunMode::Sequential => format!("{} steps/gen", train.steps_per_generation),
+        RunMode::Sequential => {
+            let refit = &config.refit;
+            let every = match (refit.every_seconds, refit.every_generations) {
+                (0, 0) => return format!("{} steps/gen", train.steps_per_generation),
+                (0, n) => format!("{n} generations"),
+                (s, _) => format!("{s} s"),
+            };
+            format!(
+                "{} steps/gen, a refit to all the data every {every} ({} passes)",
+                train.steps_per_generation, refit.passes
+            )
+        }
         RunMode::Concurrent => format!(
             "replay ratio {}, a net published every {} steps",
             train.replay_ratio, train.checkpoint_every_steps
