@@ -3,7 +3,8 @@
 //! three-node local cluster (`ray.cluster_utils.Cluster`) and check smoke
 //! runs of both engine families, an actor killed with kill -9, a node that
 //! dies mid-run, a driver killed and restarted, a binary missing on the
-//! nodes and the reproducibility of a round from its seed.
+//! nodes, a disk below the run's floor and the reproducibility of a round
+//! from its seed.
 //!
 //! Skipped (with a message) when the interpreter lacks ray or pytest; under
 //! CI (which installs them into .venv) a skip is a failure.
@@ -23,6 +24,6 @@ fn ray_driver_on_a_local_multi_node_cluster() {
         env!("CARGO_BIN_EXE_shashki"),
         "scripts/ray/test_cluster.py",
         LIMIT,
-        6,
+        7,
     );
 }

@@ -156,8 +156,13 @@ fn without_wall_clock(state: &[u8]) -> Vec<u8> {
 /// given (two self-play threads); as given on another CPU; and with one
 /// self-play thread, one learner thread and `games_in_flight = 0` where
 /// `one_thread` says (the NNUE family: waves only group its games); and
-/// compares every file of the last two runs with the first's.
-fn train_thrice(family: &str, config_text: &str, one_thread: &[(&str, &str)]) {
+/// compares every file of the last two runs with the first's; the first's
+/// files.
+fn train_thrice(
+    family: &str,
+    config_text: &str,
+    one_thread: &[(&str, &str)],
+) -> BTreeMap<String, Vec<u8>> {
     let dir = temp_dir(family);
     let shashki = env!("CARGO_BIN_EXE_shashki");
     let configs = [
@@ -224,15 +229,30 @@ fn train_thrice(family: &str, config_text: &str, one_thread: &[(&str, &str)]) {
         }
     }
     fs::remove_dir_all(dir).unwrap();
+    here
 }
 
+/// With a disk budget that binds (issue 71): chunks older than a window
+/// of 2,000 samples and checkpoints but the newest 3 are dropped, alike in
+/// every run.
 #[test]
 fn an_nnue_run_is_reproducible_from_its_seed_on_another_cpu_and_thread_count() {
-    train_thrice(
+    let config = NNUE
+        .replace("[run]\n", "[run]\ndisk_budget_gb = 0.0009\n")
+        .replace("window = 100000", "window = 2000");
+    let dir = train_thrice(
         "nnue",
-        NNUE,
+        &config,
         &[("games_in_flight = 16", "games_in_flight = 0")],
     );
+    let state: serde_json::Value =
+        serde_json::from_slice(&dir["checkpoints/ckpt-000000012.state.json"]).unwrap();
+    let dropped = state["replay"]["dropped"].as_u64().unwrap();
+    assert!(dropped > 0, "the budget dropped chunks: {state}");
+    let checkpoints = dir
+        .keys()
+        .filter(|k| k.ends_with(".shzk") && k.contains("/ckpt-"));
+    assert_eq!(checkpoints.count(), 3, "{:?}", dir.keys());
 }
 
 /// The NNUE family with issue 69's keys: self-play by the selective search,
@@ -249,7 +269,7 @@ fn an_nnue_run_with_selective_self_play_and_all_its_data_is_reproducible() {
             "window = 2000\nreplay = \"all\"\nreplay_half_life = 3000.0",
         )
         + "[refit]\nevery_generations = 2\npasses = 0.5\n";
-    train_thrice(
+    let _ = train_thrice(
         "nnue-all",
         &config,
         &[("games_in_flight = 16", "games_in_flight = 0")],
@@ -258,5 +278,5 @@ fn an_nnue_run_with_selective_self_play_and_all_its_data_is_reproducible() {
 
 #[test]
 fn an_mcts_run_is_reproducible_from_its_seed_on_another_cpu_and_thread_count() {
-    train_thrice("mcts", MCTS, &[]);
+    let _ = train_thrice("mcts", MCTS, &[]);
 }

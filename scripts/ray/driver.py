@@ -22,6 +22,10 @@ The `shashki` binary does all the work; this driver only supervises it:
   from its run directory (the learner resumes from its newest checkpoint).
 - Every wait is bounded: --start-timeout for the learner and the actors to
   come up, --round-timeout for a round.
+- Below `[run] disk_floor_gb` of free space the learner saves and stops
+  (exit status 75), and the driver stops with it, with the same status;
+  the same command resumes once there is room. A node without room fails
+  its rounds with one message, and three of them end the run.
 
 docs/TRAINING.md ("More than one machine") says how to start a cluster.
 """
@@ -57,6 +61,16 @@ TOTAL_LINE = re.compile(r"total: (\d+) games, (\d+) positions in ([0-9.]+)s")
 
 class DriverError(Exception):
     """A failure the driver reports in one clear message and exits on."""
+
+
+# `shashki`'s exit status when it stopped, everything saved, because its
+# disk's free space fell below `[run] disk_floor_gb` (EX_TEMPFAIL).
+LOW_DISK_EXIT = 75
+
+
+class LowDisk(DriverError):
+    """The learner stopped for want of room: the driver stops with it and
+    the same exit status; the same command resumes once there is room."""
 
 
 def mix(a: int, b: int) -> int:
@@ -193,6 +207,10 @@ class SelfPlayActor:
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"node {node_name()}: round {round_index} took over {self.timeout:.0f}s") from None
         seconds = time.monotonic() - started
+        if out.returncode == LOW_DISK_EXIT:
+            # One message whatever the free bytes, so the driver's rule of
+            # three equal failures ends a run whose nodes have no room.
+            raise RuntimeError(f"node {node_name()}: no room for a round (its disk is below [run] disk_floor_gb)")
         if out.returncode != 0:
             tail = "\n".join(out.stderr.strip().splitlines()[-5:])
             raise RuntimeError(f"node {node_name()}: shashki selfplay exited {out.returncode}: {tail}")
@@ -316,6 +334,8 @@ class Driver:
         lock = self.run_dir / "lock"
         while time.monotonic() < deadline:
             if self.learner.poll() is not None:
+                if self.learner.returncode == LOW_DISK_EXIT:
+                    raise LowDisk(f"the learner stopped at start for want of room:\n{self.learner_tail()}")
                 raise DriverError(f"the learner exited ({self.learner.returncode}) at start:\n{self.learner_tail()}")
             try:
                 holder = lock.read_text()
@@ -481,6 +501,8 @@ class Driver:
         if self.learner.poll() is not None:
             if self.learner.returncode == 0 and self.args.steps:
                 return f"the learner reached step {self.args.steps}"
+            if self.learner.returncode == LOW_DISK_EXIT:
+                raise LowDisk(f"the learner saved and stopped for want of room:\n{self.learner_tail()}")
             raise DriverError(f"the learner exited ({self.learner.returncode}):\n{self.learner_tail()}")
         if self.args.rounds and self.totals.rounds >= self.args.rounds:
             return f"{self.totals.rounds} rounds played"
@@ -611,6 +633,9 @@ def main(argv: list[str]) -> int:
     try:
         driver.run()
         return 0
+    except LowDisk as e:
+        log(f"stopped: {e}")
+        return LOW_DISK_EXIT
     except DriverError as e:
         log(f"error: {e}")
         return 1

@@ -248,3 +248,16 @@ def test_a_killed_actor_and_a_dead_node_cost_at_most_their_rounds(cluster, tmp_p
     assert len(chunks) == 30, "the run went on to the end with the actors it had"
     assert log.count("lost round") >= 1, "the killed actor's round is given up"
     assert log.count("(pid ") >= 4, "the killed actor came back (three actors, one restart at least)"
+
+
+def test_a_disk_below_the_floor_stops_the_driver_cleanly(cluster, tmp_path):
+    cfg = tmp_path / "floor.toml"
+    text = (REPO / "configs" / "nnue-smoke.toml").read_text()
+    cfg.write_text(text.replace("[run]\n", "[run]\ndisk_floor_gb = 1000000.0\n", 1))
+    run_dir = tmp_path / "run"
+    started = time.monotonic()
+    out = run_driver(cluster.address, cfg, run_dir, "--minutes", "1")
+    assert out.returncode == 75, out.stderr
+    assert "for want of room" in out.stderr
+    assert "below the floor of" in out.stderr
+    assert time.monotonic() - started < 120, "a stop at once, not the minute"

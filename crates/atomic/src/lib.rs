@@ -2,13 +2,16 @@
 //! a reader never sees a half-written file (PDN, checkpoint, chunk, ratings,
 //! plot). Its own crate at the bottom of the stack, because every stage
 //! writes files and none should reach into another's for it. [`FileError`]
-//! is the error of a file every stage's own error wraps.
+//! is the error of a file every stage's own error wraps; [`room`] the
+//! free-space floor a long writer keeps.
 
 mod file_error;
+pub mod room;
 #[cfg(feature = "testing")]
 pub mod testing;
 
 pub use file_error::FileError;
+pub use room::{DiskFloor, FloorWatch, LowDisk};
 
 use std::fs::{self, File};
 use std::io::{self, Write};

@@ -8,6 +8,7 @@
 #![allow(rustdoc::broken_intra_doc_links)]
 
 use clap::{Parser, Subcommand};
+use shashki_atomic::LowDisk;
 
 /// Fewer page faults in training steps (see the `mimalloc` feature).
 #[cfg(feature = "mimalloc")]
@@ -18,6 +19,7 @@ mod arena_args;
 mod arena_gate;
 mod arena_rater;
 mod commands;
+mod disk_floor;
 mod engine_choice;
 mod label_search;
 mod nnue_layout;
@@ -104,6 +106,11 @@ enum Command {
 /// reports when the reader goes away.
 const BROKEN_PIPE_EXIT: i32 = 141;
 
+/// Exit status of a command that stopped, everything saved, because the
+/// disk's free space fell below its floor (`EX_TEMPFAIL` of sysexits.h:
+/// the same command succeeds later, once there is room).
+pub(crate) const LOW_DISK_EXIT: i32 = 75;
+
 fn main() {
     quiet_on_broken_pipe();
     let cli = Cli::parse();
@@ -138,6 +145,10 @@ fn main() {
     if let Err(err) = result {
         if is_broken_pipe(&err) {
             std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        if err.chain().any(|c| c.downcast_ref::<LowDisk>().is_some()) {
+            eprintln!("stopped: {}", error_text(&err));
+            std::process::exit(LOW_DISK_EXIT);
         }
         eprintln!("error: {}", error_text(&err));
         std::process::exit(1);

@@ -48,13 +48,18 @@ impl RunArgs {
     }
 }
 
-/// Where a stopped run stands and the command (`resume`) that goes on
-/// from there.
-pub(crate) fn stopped_line(resume: &str, summary: &RunSummary) -> String {
-    format!(
+/// Says where a stopped run stands and the command (`resume`) that goes on
+/// from there; a run stopped for want of disk space is then an error
+/// (exit status [`crate::LOW_DISK_EXIT`]).
+pub(crate) fn report_stop(resume: &str, summary: &RunSummary) -> Result<()> {
+    println!(
         "stopped at generation {}, step {} (checkpoint {}); to resume: {resume}",
         summary.state.generation,
         summary.state.step,
         summary.checkpoint.display(),
-    )
+    );
+    match &summary.low_disk {
+        Some(low) => Err(low.clone().into()),
+        None => Ok(()),
+    }
 }

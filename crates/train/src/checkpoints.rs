@@ -258,6 +258,30 @@ impl<C: CheckpointFile> CheckpointStore<C> {
         Ok(path)
     }
 
+    /// Deletes the oldest regular checkpoint (and its state) while more
+    /// than `newest` remain, for a disk budget; the bytes freed, `None`
+    /// when nothing may go. Hourly and promoted nets are not regular
+    /// checkpoints and stay.
+    pub fn drop_oldest(&self, newest: usize) -> Result<Option<u64>, StoreError> {
+        let all = self.checkpoints()?;
+        if all.len() <= newest.max(1) {
+            return Ok(None);
+        }
+        let (step, path) = &all[0];
+        let state = self.dir.join(state_name(*step));
+        let bytes = [path, &state]
+            .iter()
+            .filter_map(|p| fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum();
+        // A file that will not go ends the dropping (no endless retry).
+        if fs::remove_file(path).is_err() {
+            return Ok(None);
+        }
+        let _ = fs::remove_file(state);
+        Ok(Some(bytes))
+    }
+
     fn prune(&self) -> Result<(), StoreError> {
         let all = self.checkpoints()?;
         let excess = all.len().saturating_sub(self.keep);

@@ -23,6 +23,8 @@
 use crate::checkpoints::{CheckpointFile, CheckpointStore, StoreError};
 use crate::config::RunConfig;
 use crate::cores::CoreSplit;
+use crate::disk_budget::DiskBudget;
+use crate::disk_use::{DiskUse, as_gb};
 use crate::errors::RunError;
 use crate::family::{Family, Trainee};
 use crate::gate::Gatekeeper;
@@ -33,6 +35,7 @@ use crate::ratings::{GateRecord, Rater, RatingPoint, TbPoints, capped};
 use crate::replay::ReplayState;
 use crate::run_dir::RunDir;
 use crate::watch::{Gate, Hooks, WatchOptions, watch_run};
+use shashki_atomic::{DiskFloor, LowDisk};
 use shashki_net::Device;
 use shashki_selfplay::{ChunkSink, SelfPlayStats};
 use std::path::{Path, PathBuf};
@@ -83,6 +86,8 @@ struct Round {
     /// does not).
     complete: bool,
     seconds: f64,
+    /// The run directory's bytes after it.
+    run_bytes: u64,
 }
 
 /// An observer that hands messages and steps to the observer's thread.
@@ -168,7 +173,10 @@ where
         .thread_name(|i| format!("learner-{i}"))
         .build()
         .map_err(|e| RunError::Concurrent(format!("the learner's pool: {e}")))?;
-    let sink = ChunkSink::new(side.run.data_dir(), config.selfplay.games_per_chunk)?;
+    let output = Output {
+        sink: ChunkSink::new(side.run.data_dir(), config.selfplay.games_per_chunk)?,
+        disk: DiskUse::new(side.run.root(), &side.run.data_dir()),
+    };
     let Judges { rater, gatekeeper } = judges;
     let gating = config.gating.enabled && rater.is_some() && gatekeeper.is_some();
     let shared = Shared {
@@ -201,7 +209,7 @@ where
                 result
             })
         });
-        let player = s.spawn(move || play(family, sink, config, shared, started, rounds, events));
+        let player = s.spawn(move || play(family, output, config, shared, started, rounds, events));
         pump(inbox, observer, config, <F::Learner as Trainee>::loss_line);
         let learned = learner
             .join()
@@ -215,11 +223,17 @@ where
     })
 }
 
+/// Where self-play's games go, and what they cost on disk.
+struct Output {
+    sink: ChunkSink,
+    disk: DiskUse,
+}
+
 /// The self-play side: rounds with the newest published net from the
 /// generation the learner starts at, until the target or a halt.
 fn play<F: Family>(
     mut family: F,
-    mut sink: ChunkSink,
+    output: Output,
     config: &RunConfig,
     shared: &Shared<'_, F::Checkpoint>,
     start: Receiver<u64>,
@@ -234,6 +248,7 @@ fn play<F: Family>(
         return Ok(());
     };
     let mut relay = Relay(events);
+    let Output { mut sink, mut disk } = output;
     let target = config.run.generations;
     let games = config.selfplay.games_per_generation;
     let mut result = Ok(());
@@ -257,11 +272,13 @@ fn play<F: Family>(
         };
         let complete = stats.games as usize >= games || !shared.halt.load(Ordering::SeqCst);
         generation += u64::from(complete);
+        let seconds = started.elapsed().as_secs_f64();
         let round = Round {
             generation,
             stats,
             complete,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds,
+            run_bytes: disk.after_generation(seconds, &mut relay),
         };
         let _ = rounds.send(round.clone());
         relay.send(Event::Round(round));
@@ -412,6 +429,9 @@ where
         rounds,
         generations_run: 0,
         interval: Interval::new(),
+        floor: DiskFloor::new(side.run.root(), config.run.disk_floor_gb),
+        low_disk: None,
+        budget: DiskBudget::new(config),
     };
     let stopped = learner.train(shared)?;
     // The round in play when a stop came ends soon (its player stops too):
@@ -419,16 +439,17 @@ where
     while !shared.selfplay_done.load(Ordering::SeqCst) {
         std::thread::sleep(POLL);
     }
-    learner.take_rounds();
+    learner.take_rounds()?;
     learner.trainer.save()?;
     learner.trainer.flush(&mut learner.relay);
     let Learning {
         trainer,
         mut relay,
         generations_run,
+        low_disk,
         ..
     } = learner;
-    Ok(trainer.finish(generations_run, stopped, &mut relay))
+    Ok(trainer.finish(generations_run, stopped, low_disk, &mut relay))
 }
 
 /// The best net of a gated run at its start: the newest promoted one, or
@@ -453,6 +474,11 @@ struct Learning<'a, L: Trainee> {
     rounds: Receiver<Round>,
     generations_run: u64,
     interval: Interval,
+    /// The free space self-play's chunks and the learner's saves leave.
+    floor: DiskFloor,
+    /// Set when the disk fell below the floor (the run then stops).
+    low_disk: Option<LowDisk>,
+    budget: DiskBudget,
 }
 
 /// The learner's steps and waiting since the last self-play round.
@@ -481,7 +507,7 @@ impl<L: Trainee> Learning<'_, L> {
         let mut scanned: Option<Instant> = None;
         self.report_learner();
         loop {
-            self.take_rounds();
+            self.take_rounds()?;
             if shared.stop.load(Ordering::SeqCst) || shared.halt.load(Ordering::SeqCst) {
                 shared.halt.store(true, Ordering::SeqCst);
                 return Ok(true);
@@ -495,6 +521,13 @@ impl<L: Trainee> Learning<'_, L> {
             // Read before the scan: when set, the scan sees the last chunks.
             let done = shared.selfplay_done.load(Ordering::SeqCst);
             if done || scanned.is_none_or(|at| at.elapsed() >= POLL) {
+                // Below the floor: stop as for a signal; the save after
+                // the last round takes little room.
+                if let Err(low) = self.floor.check() {
+                    self.low_disk = Some(low);
+                    shared.halt.store(true, Ordering::SeqCst);
+                    return Ok(true);
+                }
                 self.trainer.refresh(&mut self.relay)?;
                 scanned = Some(Instant::now());
             }
@@ -525,8 +558,9 @@ impl<L: Trainee> Learning<'_, L> {
         });
     }
 
-    /// Counts the rounds self-play has finished and logs them.
-    fn take_rounds(&mut self) {
+    /// Counts the rounds self-play has finished, logs them and keeps the
+    /// run within its disk budget.
+    fn take_rounds(&mut self) -> Result<(), RunError> {
         while let Ok(round) = self.rounds.try_recv() {
             let state = &mut self.trainer.state;
             state.games += round.stats.games;
@@ -537,9 +571,15 @@ impl<L: Trainee> Learning<'_, L> {
             state.generation = round.generation;
             self.generations_run += 1;
             self.trainer.log_selfplay(&round.stats, &mut self.relay);
+            let step = self.trainer.learner.step();
+            let size = [("disk/run_gb", as_gb(round.run_bytes))];
+            self.trainer.log(&size, step, &mut self.relay);
+            self.budget
+                .keep(round.run_bytes, &mut self.trainer, &mut self.relay)?;
             self.log_interval();
             self.trainer.flush(&mut self.relay);
         }
+        Ok(())
     }
 
     /// Logs the learner's throughput and waiting since the last round.
@@ -604,6 +644,7 @@ fn pump(
                     gate: None,
                     seconds: round.seconds,
                     replay_ratio: Some(ratio),
+                    run_bytes: Some(round.run_bytes),
                 });
                 observer.training_started(round.generation + 1, 0);
                 sums = LossSums::default();
@@ -633,6 +674,7 @@ mod tests {
             ingested,
             tokens: 1e9,
             drawn,
+            dropped: 0,
         };
         // 100 samples played at ratio 2: 200 may be drawn, in batches of 32.
         assert!(within_ratio(&state(0, 100), 32, 2.0));

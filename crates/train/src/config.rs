@@ -14,6 +14,7 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
+use shashki_atomic::room::DEFAULT_FLOOR_GB;
 use shashki_net::InferenceKernels;
 use shashki_net::config::NET_RANGES;
 use shashki_rules::DrawRules;
@@ -245,6 +246,15 @@ pub struct RunSection {
     /// reductions). 0: half the machine's cores, at least one; self-play
     /// with `[selfplay] threads = 0` takes the others (at least one).
     pub learner_threads: usize,
+    /// Gigabytes that must stay free on the run directory's disk: below
+    /// them the run saves and stops (exit status 75) before writing more
+    /// chunks or checkpoints, and resumes once there is room; 0: no floor.
+    pub disk_floor_gb: f64,
+    /// Gigabytes the run directory may hold (chunks, checkpoints, logs);
+    /// past them, after a generation, the run drops what no reader needs
+    /// (chunks wholly older than the replay window, then regular
+    /// checkpoints but the newest few). 0: no budget, every chunk kept.
+    pub disk_budget_gb: f64,
 }
 
 /// How `shashki train` schedules self-play and learning.
@@ -270,6 +280,8 @@ impl Default for RunSection {
             kernels: InferenceKernels::F32,
             mode: RunMode::Sequential,
             learner_threads: 0,
+            disk_floor_gb: DEFAULT_FLOOR_GB,
+            disk_budget_gb: 0.0,
         }
     }
 }
@@ -731,6 +743,8 @@ const RUN_RANGES: &[KeyRange] = &[
     ("run.keep_every_seconds", 0.0, 1e9),
     ("run.log_every_steps", 1.0, 1e9),
     ("run.learner_threads", 0.0, 1024.0),
+    ("run.disk_floor_gb", 0.0, 1e6),
+    ("run.disk_budget_gb", 0.0, 1e6),
     ("train.batch_size", 1.0, 65536.0),
     ("train.steps_per_generation", 1.0, 1e8),
     ("train.learning_rate", 1e-9, 10.0),

@@ -6,6 +6,7 @@ use crate::checkpoints::{StoreError, UNREADABLE_DIR, Unreadable};
 use crate::config::ConfigError;
 use crate::run_dir::RunDirError;
 use crate::tblog::TbError;
+use shashki_atomic::LowDisk;
 use shashki_net::NetError;
 use shashki_selfplay::{ChunkError, SelfPlayError};
 use std::path::{Path, PathBuf};
@@ -55,6 +56,11 @@ pub enum RunError {
     /// that panicked).
     #[error("concurrent training: {0}")]
     Concurrent(String),
+    /// The disk's free space fell below its floor; everything done so far
+    /// is saved (`shashki selfplay`, `shashki learn`: the same command
+    /// resumes once there is room).
+    #[error("{0}")]
+    LowDisk(#[from] LowDisk),
     /// Checkpoints exist but none loads: nothing is started or deleted.
     #[error(
         "no checkpoint in {dir} loads:\n{}\nnothing was deleted; fix or move them, or rerun with \

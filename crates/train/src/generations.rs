@@ -11,6 +11,8 @@ use crate::checkpoints::CheckpointStore;
 use crate::concurrent::{Judges, LearnerSide, run_concurrent};
 use crate::config::{EngineFamily, RunConfig, RunMode};
 use crate::cores::CoreSplit;
+use crate::disk_budget::DiskBudget;
+use crate::disk_use::{DiskUse, as_gb, dir_bytes};
 use crate::errors::RunError;
 use crate::family::{Family, MctsFamily, Trainee};
 use crate::gate::{GateVerdict, Gatekeeper};
@@ -22,6 +24,7 @@ use crate::refit;
 use crate::resume::OpenRun;
 use crate::run_dir::RunDir;
 use crate::seeds::session_seed;
+use shashki_atomic::DiskFloor;
 use shashki_net::Device;
 use shashki_nnue::NnueCheckpoint;
 use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer};
@@ -201,12 +204,16 @@ fn run_generations<F: Family>(
         family,
         trainer,
         sink,
+        disk: DiskUse::new(run.root(), &run.data_dir()),
+        budget: DiskBudget::new(config),
         run,
         config,
         stop: &options.stop,
         gatekeeper: gatekeeper.map(|keeper| keeper as &mut dyn Gatekeeper),
         fit_rate: None,
     };
+    let floor = DiskFloor::new(run.root(), config.run.disk_floor_gb);
+    let mut low_disk = None;
     let mut generations_run = 0;
     let target = config.run.generations;
     let stopped = loop {
@@ -219,6 +226,12 @@ fn run_generations<F: Family>(
         if options.stop.load(Ordering::SeqCst) {
             break true;
         }
+        // Checked before each generation's chunks and checkpoint: the last
+        // checkpoint is saved, so stopping here loses nothing.
+        if let Err(low) = floor.check() {
+            low_disk = Some(low);
+            break true;
+        }
         match generations.run_next(observer)? {
             Some(summary) => {
                 generations_run += 1;
@@ -229,7 +242,7 @@ fn run_generations<F: Family>(
     };
     Ok(generations
         .trainer
-        .finish(generations_run, stopped, observer))
+        .finish(generations_run, stopped, low_disk, observer))
 }
 
 /// The state of the generation loop.
@@ -237,6 +250,9 @@ struct Generations<'a, F: Family> {
     family: F,
     trainer: Trainer<'a, F::Learner>,
     sink: ChunkSink,
+    /// The run's size, and what a generation costs on disk.
+    disk: DiskUse,
+    budget: DiskBudget,
     run: &'a RunDir,
     config: &'a RunConfig,
     stop: &'a AtomicBool,
@@ -277,12 +293,23 @@ impl<F: Family> Generations<'_, F> {
             return Ok(None);
         }
         self.trainer.state.generation = generation;
+        // Before the save, which records what was dropped.
+        if self.budget.is_set() {
+            let run_bytes = dir_bytes(self.run.root());
+            self.budget.keep(run_bytes, &mut self.trainer, observer)?;
+        }
         let checkpoint = self.trainer.save()?;
         if let Some(mark) = refit {
             self.trainer.keep_refit(&checkpoint, mark)?;
         }
         self.family.saved(&checkpoint, self.run, false)?;
         let gate = self.gate(generation, &checkpoint, observer)?;
+        let run_bytes = self
+            .disk
+            .after_generation(started.elapsed().as_secs_f64(), observer);
+        let step = self.trainer.state.step;
+        self.trainer
+            .log(&[("disk/run_gb", as_gb(run_bytes))], step, observer);
         self.trainer.flush(observer);
         Ok(Some(GenerationSummary {
             generation,
@@ -295,6 +322,7 @@ impl<F: Family> Generations<'_, F> {
             gate,
             seconds: started.elapsed().as_secs_f64(),
             replay_ratio: None,
+            run_bytes: Some(run_bytes),
         }))
     }
 

@@ -14,6 +14,7 @@ use crate::nnue_family::{NnueFamily, NnueLearner, export_model, fresh_net};
 use crate::observer::{Observer, RunSummary};
 use crate::resume::{OpenRun, open_run};
 use crate::run_dir::RunDir;
+use shashki_atomic::DiskFloor;
 use shashki_net::{Checkpoint, Device, NetEvaluator};
 use shashki_nnue::NnueCheckpoint;
 use shashki_selfplay::{ChunkSink, SelfPlayStats, SelfPlayer};
@@ -76,6 +77,16 @@ fn resolve_model<C: CheckpointFile>(
     Ok(C::load(model)?)
 }
 
+/// The free space `shashki selfplay` leaves on the disk it writes to.
+fn selfplay_floor(options: &SelfPlayOptions) -> DiskFloor {
+    let dir = match options.out.parent() {
+        _ if !options.single_file => options.out.clone(),
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    DiskFloor::new(dir, options.config.run.disk_floor_gb)
+}
+
 /// Where `shashki selfplay` writes: named chunks in a directory, or one file.
 fn selfplay_sink(options: &SelfPlayOptions) -> Result<ChunkSink, RunError> {
     Ok(if options.single_file {
@@ -136,7 +147,10 @@ pub fn selfplay(
     let mut sink = selfplay_sink(&options)?;
     let mut total = SelfPlayStats::default();
     let mut round = 0;
+    let floor = selfplay_floor(&options);
     while (options.rounds == 0 || round < options.rounds) && !options.stop.load(Ordering::SeqCst) {
+        // The rounds before are written; this one's chunks need room.
+        floor.check()?;
         round += 1;
         let (evaluator, step) = round_evaluator(&options, observer)?;
         sink.set_net_step(step);
@@ -167,7 +181,10 @@ fn nnue_selfplay(
     let mut sink = selfplay_sink(&options)?;
     let mut total = SelfPlayStats::default();
     let mut round = 0;
+    let floor = selfplay_floor(&options);
     while (options.rounds == 0 || round < options.rounds) && !options.stop.load(Ordering::SeqCst) {
+        // The rounds before are written; this one's chunks need room.
+        floor.check()?;
         round += 1;
         let (net, step) = match &options.model {
             Some(model) => {
@@ -253,7 +270,14 @@ fn learn_loop<L: Trainee>(
     let poll = options.poll_seconds.max(0.01);
     let mut waited = 0.0;
     observer.training_started(0, max_steps.saturating_sub(trainer.state.step));
+    let floor = DiskFloor::new(run.root(), config.run.disk_floor_gb);
+    let mut low_disk = None;
     while (max_steps == 0 || trainer.learner.step() < max_steps) && !stop.load(Ordering::SeqCst) {
+        // Before the step whose save could be the next file.
+        if let Err(low) = floor.check() {
+            low_disk = Some(low);
+            break;
+        }
         if trainer.refresh(observer)?.new_samples > 0 {
             waited = 0.0;
         }
@@ -274,5 +298,5 @@ fn learn_loop<L: Trainee>(
     if trainer.state.step != trainer.learner.step() {
         trainer.save()?;
     }
-    Ok(trainer.finish(0, stop.load(Ordering::SeqCst), observer))
+    Ok(trainer.finish(0, stop.load(Ordering::SeqCst), low_disk, observer))
 }

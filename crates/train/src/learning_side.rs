@@ -15,6 +15,7 @@ use crate::resume::{open_learner, tidy_checkpoints};
 use crate::seeds::batch_seed;
 use crate::state::LearnerState;
 use crate::tblog::TbLogger;
+use shashki_atomic::LowDisk;
 use shashki_net::Device;
 use shashki_selfplay::SelfPlayStats;
 use std::path::{Path, PathBuf};
@@ -252,6 +253,35 @@ impl<'a, L: Trainee> Trainer<'a, L> {
         })
     }
 
+    /// Deletes chunks no draw can reach any more (oldest first; none when
+    /// refits read every chunk) and then regular checkpoints but the
+    /// `newest`, until `excess` bytes are freed or nothing more may go;
+    /// the bytes freed. The chunks' samples count as dropped in the replay
+    /// state the next save records.
+    pub fn drop_unread(&mut self, excess: u64, newest: usize) -> Result<u64, RunError> {
+        let mut freed = 0;
+        let refits = self.config.refit.enabled();
+        while freed < excess && !refits {
+            let Some(path) = self.replay.forget_oldest() else {
+                break;
+            };
+            freed += std::fs::metadata(&path).map_or(0, |m| m.len());
+            match std::fs::remove_file(&path) {
+                Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(RunError::Io { path, error });
+                }
+                _ => {}
+            }
+        }
+        while freed < excess {
+            let Some(bytes) = self.store.drop_oldest(newest)? else {
+                break;
+            };
+            freed += bytes;
+        }
+        Ok(freed)
+    }
+
     /// Records the learner's step and the replay accounting in the
     /// counters, then saves a checkpoint with them.
     pub fn save(&mut self) -> Result<L::Checkpoint, RunError> {
@@ -347,11 +377,13 @@ impl<'a, L: Trainee> Trainer<'a, L> {
         }
     }
 
-    /// Closes the log; the run's outcome.
+    /// Closes the log; the run's outcome (`low_disk`: it stopped for
+    /// want of room).
     pub fn finish(
         self,
         generations_run: u64,
         stopped: bool,
+        low_disk: Option<LowDisk>,
         observer: &mut dyn Observer,
     ) -> RunSummary {
         if let Err(e) = self.tb.close() {
@@ -361,7 +393,8 @@ impl<'a, L: Trainee> Trainer<'a, L> {
             state: self.state,
             generations_run,
             checkpoint: self.last_checkpoint,
-            stopped,
+            stopped: stopped || low_disk.is_some(),
+            low_disk,
         }
     }
 }
@@ -546,7 +579,7 @@ mod tests {
         assert_eq!(checkpoint.step(), 3);
         assert_eq!(trainer.state.step, 3);
         assert_eq!(trainer.state.replay.drawn, 3 * 32);
-        let summary = trainer.finish(1, false, &mut crate::observer::Silent);
+        let summary = trainer.finish(1, false, None, &mut crate::observer::Silent);
         assert!(summary.checkpoint.ends_with(checkpoint_name(3)));
         let steps: Vec<u64> =
             CheckpointStore::<shashki_nnue::NnueCheckpoint>::open_for(dir.join("checkpoints"), 10)

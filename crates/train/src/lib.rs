@@ -11,6 +11,8 @@
 //!   restarts;
 //! - [`replay`]: the sliding window over a chunk directory; [`checkpoints`]:
 //!   the checkpoint directory; [`run_dir`]: the run directory and its lock;
+//!   `disk_use`: what the run costs on disk, shown as it goes;
+//!   `disk_budget`: what a run over `[run] disk_budget_gb` drops;
 //!   [`tblog`]: tensorboard event files;
 //! - [`net_learner`]: the policy/value network's training step;
 //!   [`errors`]: the error of a run; [`gate`]: the gate trait the caller
@@ -36,6 +38,8 @@ pub mod concurrent;
 pub mod config;
 pub mod cores;
 pub mod diagnose;
+mod disk_budget;
+mod disk_use;
 pub mod errors;
 pub mod family;
 pub mod gate;
@@ -58,6 +62,7 @@ pub mod tblog;
 pub mod watch;
 
 pub use config::{ConfigError, RunConfig, RunMode};
+pub use disk_use::dir_bytes;
 pub use errors::RunError;
 pub use gate::{GateVerdict, Gatekeeper};
 pub use generations::{TrainOptions, train};

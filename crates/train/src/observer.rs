@@ -5,6 +5,8 @@
 use crate::gate::GateVerdict;
 use crate::net_learner::StepReport;
 use crate::state::LearnerState;
+use shashki_atomic::LowDisk;
+use shashki_atomic::room::size;
 use shashki_selfplay::SelfPlayStats;
 use std::path::PathBuf;
 
@@ -54,6 +56,8 @@ pub struct GenerationSummary {
     /// Samples trained per sample played over the run, in concurrent runs
     /// (where the learner is held to a target).
     pub replay_ratio: Option<f64>,
+    /// The run directory's bytes after it (chunks, checkpoints, logs).
+    pub run_bytes: Option<u64>,
 }
 
 impl GenerationSummary {
@@ -73,6 +77,10 @@ impl GenerationSummary {
             Some(g) => format!(" | gate: {}", g.line),
             None => String::new(),
         };
+        let size = match self.run_bytes {
+            Some(bytes) => format!(" | run {}", size(bytes)),
+            None => String::new(),
+        };
         // Alpha-beta self-play makes no network batches, and counts the
         // new distinct positions it produces.
         let fill = if s.batch_capacity > 0 {
@@ -84,7 +92,7 @@ impl GenerationSummary {
         };
         format!(
             "gen {:>4} | step {:>7} | {} games {:.1}/min, {:.0} pos/s, len {:.0}, W/D/B {:.0}/{:.0}/{:.0}%{fill} \
-             | {} steps, {}, window {}{ratio} | {:.0}s{}",
+             | {} steps, {}, window {}{ratio} | {:.0}s{size}{}",
             self.generation,
             self.step,
             s.games,
@@ -112,8 +120,11 @@ pub struct RunSummary {
     pub generations_run: u64,
     /// The newest checkpoint.
     pub checkpoint: PathBuf,
-    /// True if the run ended because a stop was requested.
+    /// True if the run ended because a stop was requested or the disk's
+    /// free space fell below its floor.
     pub stopped: bool,
+    /// The disk's free space below its floor: why it stopped, if so.
+    pub low_disk: Option<LowDisk>,
 }
 
 #[cfg(test)]
@@ -132,6 +143,7 @@ mod tests {
             gate: None,
             seconds: 61.4,
             replay_ratio: None,
+            run_bytes: None,
         }
     }
 

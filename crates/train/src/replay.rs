@@ -68,6 +68,10 @@ pub struct ReplayState {
     pub tokens: f64,
     /// Samples drawn into batches so far.
     pub drawn: u64,
+    /// Samples of chunks dropped from the disk (a disk budget), still
+    /// counted as ingested.
+    #[serde(default)]
+    pub dropped: u64,
 }
 
 /// What one [`ReplayWindow::refresh`] found.
@@ -255,7 +259,7 @@ impl ReplayWindow {
         }
         // Reuse tokens: only samples not counted before (a resumed learner
         // re-reads old chunks, its state already counted them).
-        let total = self.total_samples();
+        let total = self.total_samples() + self.state.dropped;
         if total > self.state.ingested {
             let new = (total - self.state.ingested) as f64;
             let cap = self.settings.max_reuse * self.settings.window as f64;
@@ -263,6 +267,20 @@ impl ReplayWindow {
             self.state.ingested = total;
         }
         Ok(report)
+    }
+
+    /// Forgets the oldest chunk if no draw can reach it any more (it lies
+    /// wholly before the window; never in `All` mode, which draws from
+    /// every chunk), its samples counted as dropped; its path, for the
+    /// caller to delete.
+    pub fn forget_oldest(&mut self) -> Option<PathBuf> {
+        if self.all_data() || self.first == 0 {
+            return None;
+        }
+        let entry = self.entries.remove(0);
+        self.first -= 1;
+        self.state.dropped += entry.count as u64;
+        Some(entry.path)
     }
 
     /// Picks the oldest entry (and offset) of the window: the first of all

@@ -4,6 +4,7 @@
 //! how many positions each band would hold. The logic is in
 //! `shashki_arena::book`.
 
+use crate::disk_floor::FloorArgs;
 use crate::engine_choice::{EngineArgs, default_threads, engine_of};
 use crate::signals::stop_on_signals;
 use anyhow::{Context, Result, anyhow, bail};
@@ -96,6 +97,8 @@ struct ScoreArgs {
     progress_every: f64,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    floor: FloorArgs,
 }
 
 /// Options of `shashki book select`.
@@ -229,6 +232,7 @@ fn score(args: ScoreArgs) -> Result<()> {
         );
     }
     let stop = stop_on_signals()?;
+    let watch = args.floor.watch(&args.out, true, &stop);
     let tablebases = args.engine.tablebases()?;
     let make =
         || engine_of(&spec, args.engine.seed, tablebases.clone()).map_err(|e| format!("{e:#}"));
@@ -290,7 +294,7 @@ fn score(args: ScoreArgs) -> Result<()> {
         }
     );
     print!("{}", histogram(&pool.contents, 40, 400, 0.5));
-    Ok(())
+    Ok(watch.finish()?)
 }
 
 /// A progress line on stderr.

@@ -2,7 +2,7 @@
 //! any number of `shashki selfplay` processes fill. Checkpoints go to
 //! `<run-dir>/checkpoints`, where `shashki selfplay --model` finds them.
 
-use crate::run_options::{RunArgs, load_config, stopped_line};
+use crate::run_options::{RunArgs, load_config, report_stop};
 use crate::signals::stop_on_signals;
 use anyhow::Result;
 use shashki_net::device_from_name;
@@ -67,8 +67,7 @@ pub fn run(args: Args) -> Result<()> {
             data.display(),
             run_dir.display()
         );
-        println!("{}", stopped_line(&resume, &summary));
-        return Ok(());
+        return report_stop(&resume, &summary);
     }
     println!(
         "learner at step {}; newest checkpoint {}",

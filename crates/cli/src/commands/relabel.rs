@@ -2,6 +2,7 @@
 //! screen picks (issue 36). Argument handling only; the work is
 //! `shashki_train::relabel`.
 
+use crate::disk_floor::FloorArgs;
 use crate::label_search::LabelSearchArgs;
 use crate::signals::stop_on_signals;
 use anyhow::{Result, anyhow};
@@ -45,6 +46,8 @@ pub struct Args {
     /// next call).
     #[arg(long)]
     budget: Option<u64>,
+    #[command(flatten)]
+    floor: FloorArgs,
 }
 
 /// Runs `shashki relabel`.
@@ -63,6 +66,7 @@ pub fn run(args: Args) -> Result<()> {
         budget: args.budget,
     };
     let stop = stop_on_signals()?;
+    let watch = args.floor.watch(&args.out, false, &stop);
     let start = Instant::now();
     let report = relabel(&args.chunks, &args.out, &settings, &stop, &mut |line| {
         eprintln!("[{:>6.0} s] {line}", start.elapsed().as_secs_f64())
@@ -85,5 +89,5 @@ pub fn run(args: Args) -> Result<()> {
         args.depth,
         start.elapsed().as_secs_f64()
     );
-    Ok(())
+    Ok(watch.finish()?)
 }

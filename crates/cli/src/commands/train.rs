@@ -7,7 +7,7 @@
 
 use crate::arena_gate::ArenaGate;
 use crate::arena_rater::ArenaRater;
-use crate::run_options::{DEFAULT_CONFIG, RunArgs, load_config, stopped_line};
+use crate::run_options::{DEFAULT_CONFIG, RunArgs, load_config, report_stop};
 use crate::signals::stop_on_signals;
 use anyhow::{Context, Result};
 use shashki_net::device_from_name;
@@ -137,8 +137,7 @@ pub fn run(args: Args) -> Result<()> {
     progress.finish();
     if summary.stopped {
         let resume = format!("shashki train --run-dir {}", args.run_dir.display());
-        println!("{}", stopped_line(&resume, &summary));
-        return Ok(());
+        return report_stop(&resume, &summary);
     }
     println!(
         "done: generation {}, step {}, {} games, {} samples; newest checkpoint {}",
