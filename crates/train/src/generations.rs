@@ -210,7 +210,8 @@ fn run_generations<F: Family>(
         config,
         stop: &options.stop,
         gatekeeper: gatekeeper.map(|keeper| keeper as &mut dyn Gatekeeper),
-        fit_rate: None,
+        train_rate: None,
+        refit_rate: None,
     };
     let floor = DiskFloor::new(run.root(), config.run.disk_floor_gb);
     let mut low_disk = None;
@@ -257,9 +258,13 @@ struct Generations<'a, F: Family> {
     config: &'a RunConfig,
     stop: &'a AtomicBool,
     gatekeeper: Option<&'a mut dyn Gatekeeper>,
-    /// Samples the learner trains a second, as last measured (a refit's
-    /// estimate).
-    fit_rate: Option<f64>,
+    /// Samples the online learner trains a second, as last measured.
+    train_rate: Option<f64>,
+    /// ... and by the last refit of this sitting: about half as fast (its
+    /// records are read from disk), so a refit's length is estimated from
+    /// it once known (with the online rate, issue 69's refit lever ended
+    /// its last refit 165 s past its mark).
+    refit_rate: Option<f64>,
 }
 
 impl<F: Family> Generations<'_, F> {
@@ -285,7 +290,7 @@ impl<F: Family> Generations<'_, F> {
             return Ok(None);
         }
         if training.steps > 0 {
-            self.fit_rate = Some(training.samples_per_second);
+            self.train_rate = Some(training.samples_per_second);
         }
         let refit = self.refit_if_due(generation, started.elapsed().as_secs_f64(), observer)?;
         // A refit cut short leaves the learner as it was.
@@ -342,7 +347,8 @@ impl<F: Family> Generations<'_, F> {
         let samples = self.trainer.total_samples() as f64;
         // Unmeasured (no step yet): the mark is met late, never early.
         let refit_seconds = self
-            .fit_rate
+            .refit_rate
+            .or(self.train_rate)
             .map_or(0.0, |rate| config.refit.passes * samples / rate.max(1.0));
         let Some(due) = refit::due(
             &config.refit,
@@ -357,7 +363,7 @@ impl<F: Family> Generations<'_, F> {
         if let Some(report) = self.trainer.refit(due, self.stop, observer)?
             && report.steps > 0
         {
-            self.fit_rate = Some(report.samples_per_second);
+            self.refit_rate = Some(report.samples_per_second);
         }
         Ok(due.mark)
     }
