@@ -47,9 +47,15 @@ impl DiskFloor {
         }
     }
 
-    /// The folder whose disk is watched.
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// A floor of `gb` gigabytes on the disk a writer's output goes to:
+    /// the folder `out`, or with `file` the folder holding the file `out`.
+    pub fn of_output(out: &Path, file: bool, gb: f64) -> DiskFloor {
+        let dir = match out.parent() {
+            _ if !file => out.to_path_buf(),
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        DiskFloor::new(dir, gb)
     }
 
     /// `Err` when the space free to this user on the disk is below the
@@ -219,5 +225,13 @@ mod tests {
         assert_eq!(size(1_250_000_000), "1.25 GB");
         assert_eq!(size(3_240_000), "3.2 MB");
         assert_eq!(size(41_400), "41 KB");
+    }
+
+    #[test]
+    fn an_outputs_floor_watches_its_folder_or_the_folder_of_its_file() {
+        let dir = |out: &str, file| DiskFloor::of_output(Path::new(out), file, 1.0).dir;
+        assert_eq!(dir("runs/x/data", false), Path::new("runs/x/data"));
+        assert_eq!(dir("runs/x/pool.jsonl", true), Path::new("runs/x"));
+        assert_eq!(dir("pool.jsonl", true), Path::new("."));
     }
 }

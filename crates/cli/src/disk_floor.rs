@@ -4,7 +4,7 @@
 
 use shashki_atomic::room::DEFAULT_FLOOR_GB;
 use shashki_atomic::{DiskFloor, FloorWatch};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -23,12 +23,7 @@ impl FloorArgs {
     /// Watches the disk of `out` (a folder, or a file's folder), raising
     /// `stop` below the floor.
     pub(crate) fn watch(&self, out: &Path, file: bool, stop: &Arc<AtomicBool>) -> FloorWatch {
-        let dir = match out.parent() {
-            _ if !file => out.to_path_buf(),
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let floor = DiskFloor::new(dir, self.disk_floor_gb);
+        let floor = DiskFloor::of_output(out, file, self.disk_floor_gb);
         FloorWatch::start(floor, Arc::clone(stop), Duration::from_secs(1))
     }
 }

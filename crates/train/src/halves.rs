@@ -79,12 +79,8 @@ fn resolve_model<C: CheckpointFile>(
 
 /// The free space `shashki selfplay` leaves on the disk it writes to.
 fn selfplay_floor(options: &SelfPlayOptions) -> DiskFloor {
-    let dir = match options.out.parent() {
-        _ if !options.single_file => options.out.clone(),
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    DiskFloor::new(dir, options.config.run.disk_floor_gb)
+    let floor = options.config.run.disk_floor_gb;
+    DiskFloor::of_output(&options.out, options.single_file, floor)
 }
 
 /// Where `shashki selfplay` writes: named chunks in a directory, or one file.
