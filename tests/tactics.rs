@@ -26,7 +26,7 @@ fn suite() -> Vec<Tactic> {
     read_suite(&text).expect("a readable suite")
 }
 
-fn solved_by(spec: &str, suite: &[Tactic]) -> Solved {
+fn solved_by(spec: &str, suite: &[Tactic], nodes: u64) -> Solved {
     let spec: PlayerSpec = spec.parse().expect("a valid spec");
     let setup = EngineSetup {
         seed: 1,
@@ -34,7 +34,7 @@ fn solved_by(spec: &str, suite: &[Tactic]) -> Solved {
     };
     let mut engine = build_engine(&spec, &setup).expect("the built-in engine");
     let limits = SearchLimits {
-        nodes: Some(NODES),
+        nodes: Some(nodes),
         ..SearchLimits::default()
     };
     solve(&mut *engine, suite, &limits)
@@ -44,8 +44,8 @@ fn solved_by(spec: &str, suite: &[Tactic]) -> Solved {
 fn the_selective_search_solves_at_least_as_many_tactics_as_the_full_width_one() {
     let suite = suite();
     assert!(suite.len() >= 50, "{} positions", suite.len());
-    let full = solved_by("builtin:sel=none", &suite).count();
-    let selective = solved_by("builtin", &suite).count();
+    let full = solved_by("builtin:sel=none", &suite, NODES).count();
+    let selective = solved_by("builtin", &suite, NODES).count();
     eprintln!(
         "of {}: full width {full}, selective {selective}",
         suite.len()
@@ -60,4 +60,23 @@ fn the_selective_search_solves_at_least_as_many_tactics_as_the_full_width_one() 
         selective >= full,
         "selective {selective} < full width {full}"
     );
+}
+
+/// Issue 70: the pruning with its shot guard (`shots`) gives up no shot the
+/// full-width search finds, at every budget; today's default does at 3,000
+/// and 10,000 nodes (87 against 91, 96 against 103). The full-width counts
+/// are held too, so the comparison cannot pass by weakening it.
+#[test]
+fn the_shot_guard_solves_as_many_tactics_as_the_full_width_search_at_every_budget() {
+    let suite = suite();
+    for (nodes, full_width_floor) in [(1_000, 57), (3_000, 91), (10_000, 103)] {
+        let full = solved_by("builtin:sel=none", &suite, nodes).count();
+        let guarded = solved_by("builtin:sel=prune+lmr+shots", &suite, nodes).count();
+        eprintln!("{nodes} nodes: full width {full}, shots {guarded}");
+        assert!(full >= full_width_floor, "{nodes} nodes: full width {full}");
+        assert!(
+            guarded >= full,
+            "{nodes} nodes: shots {guarded} < full width {full}"
+        );
+    }
 }

@@ -1,12 +1,12 @@
 //! The recursive negamax search: principal variation search (null windows
 //! after the first move), the selectivity of [`Selectivity`] (fail-high
-//! pruning, late move reductions, threat search at the horizon, single-reply
+//! pruning and its shot guard, late move reductions, threat search at the horizon, single-reply
 //! extension), capture quiescence, the shared transposition table and the
 //! game arbiter at every node.
 
 use super::busy::{self, BusyMoves};
 use super::ordering::{MAX_PLY, MoveOrderer, pick_next};
-use super::selectivity::{Selectivity, prune_probe};
+use super::selectivity::Selectivity;
 use super::static_eval::StaticEval;
 use super::tt::{Bound, Entry, TranspositionTable};
 use crate::limits::StopHandle;
@@ -523,7 +523,10 @@ impl<'a> Searcher<'a> {
         if !self.selectivity.prune || self.probing || pv_node || ply == 0 {
             return None;
         }
-        let (probe_depth, margin) = prune_probe(depth)?;
+        let (probe_depth, margin) = self.selectivity.prune_probe(depth)?;
+        if self.selectivity.shots && self.game.moves().last().is_some_and(Move::is_capture) {
+            return None;
+        }
         if beta.abs() >= EVAL_LIMIT {
             return None;
         }
