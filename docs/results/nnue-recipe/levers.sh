@@ -18,6 +18,7 @@ edits() {
     wdl) echo "nnue.wdl_filter=true";;
     multipv80) echo "nnue.random_multipv_plies=80";;
     tree05) echo "nnue.tree_sample_rate=0.5";;
+    blocks) echo "refit.every_seconds=1200 train.learning_rate=0.00001";;
     *) echo "unknown lever $1" >&2; exit 2;;
   esac
 }
