@@ -58,6 +58,22 @@ pub(crate) fn next_mark(
     })
 }
 
+/// The mark a refit due at `mark` has served when it ends with the run
+/// `now` seconds old: `mark`, or the newest multiple of `every_seconds`
+/// (or the budget) it ran past. A catch-up that outlasts the next mark
+/// serves that one too, rather than leaving it due at once for a second
+/// refit over the same data.
+pub(crate) fn served_mark(refit: &RefitSection, run: &RunSection, mark: u64, now: f64) -> u64 {
+    let every = refit.every_seconds.max(1);
+    let passed = now as u64 / every * every;
+    let passed = if run.seconds > 0 {
+        passed.min(run.seconds)
+    } else {
+        passed
+    };
+    mark.max(passed)
+}
+
 /// Whether a refit is due after `generation` (of a run with `run`'s
 /// target), with the run `now` seconds old, its last refit at `served`,
 /// and `ahead` seconds the estimate of a refit and one more generation.
@@ -159,7 +175,8 @@ impl<L: Trainee> Trainer<'_, L> {
         }
         self.state.refits = number;
         if let Some(mark) = due.mark {
-            self.state.refit_mark = mark;
+            let now = self.run_seconds();
+            self.state.refit_mark = served_mark(refit, &config.run, mark, now);
         }
         let seconds = started.elapsed().as_secs_f64();
         let samples_per_second = (steps * batch as u64) as f64 / seconds.max(1e-9);
@@ -252,6 +269,16 @@ mod tests {
         assert_eq!(next_mark(&refit, &run, 0, 5837.0), Some(3600));
         assert_eq!(next_mark(&refit, &run, 3600, 6100.0), Some(7200));
         assert_eq!(next_mark(&refit, &run, 7200, 8000.0), Some(9437));
+        // A catch-up that outlasts the next mark serves it: no second
+        // refit at once (the blocks lever's start, docs/RESULTS.md).
+        let (refit, run) = by_time(1200, 9437);
+        assert_eq!(next_mark(&refit, &run, 0, 5837.0), Some(4800));
+        assert_eq!(served_mark(&refit, &run, 4800, 6072.0), 6000);
+        assert_eq!(next_mark(&refit, &run, 6000, 6080.0), Some(7200));
+        // A refit that ends before its mark, or just after it, serves it.
+        assert_eq!(served_mark(&refit, &run, 7200, 7100.0), 7200);
+        assert_eq!(served_mark(&refit, &run, 7200, 7250.0), 7200);
+        assert_eq!(served_mark(&refit, &run, 9437, 9500.0), 9437);
     }
 
     #[test]
