@@ -51,11 +51,16 @@ pub(crate) fn next_mark(
     }
     let behind = (now - every as f64).max(0.0) as u64;
     let next = (served.max(behind) / every + 1) * every;
-    Some(if run.seconds > 0 {
-        next.min(run.seconds)
+    Some(within_budget(run, next))
+}
+
+/// `mark`, or the run's time budget if that comes first.
+fn within_budget(run: &RunSection, mark: u64) -> u64 {
+    if run.seconds > 0 {
+        mark.min(run.seconds)
     } else {
-        next
-    })
+        mark
+    }
 }
 
 /// The mark a refit due at `mark` has served when it ends with the run
@@ -65,13 +70,7 @@ pub(crate) fn next_mark(
 /// refit over the same data.
 pub(crate) fn served_mark(refit: &RefitSection, run: &RunSection, mark: u64, now: f64) -> u64 {
     let every = refit.every_seconds.max(1);
-    let passed = now as u64 / every * every;
-    let passed = if run.seconds > 0 {
-        passed.min(run.seconds)
-    } else {
-        passed
-    };
-    mark.max(passed)
+    mark.max(within_budget(run, now as u64 / every * every))
 }
 
 /// Whether a refit is due after `generation` (of a run with `run`'s

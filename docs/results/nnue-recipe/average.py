@@ -10,6 +10,7 @@ file's digest; every input must have the same architecture.
 
 import hashlib
 import json
+import os
 import struct
 import sys
 
@@ -47,8 +48,10 @@ def main():
     header = dict(header, weights_len=len(weights), optimizer_len=0)
     head = json.dumps(header, separators=(",", ":")).encode()
     body = MAGIC + struct.pack("<II", version, len(head)) + head + weights
-    with open(out, "wb") as f:
+    # Written whole, then renamed: a stopped run leaves no half checkpoint.
+    with open(out + ".tmp", "wb") as f:
         f.write(body + hashlib.sha256(body).digest())
+    os.replace(out + ".tmp", out)
     print(f"{out}: the mean of {len(paths)} checkpoints, {paths[0]} .. {paths[-1]}")
 
 
