@@ -4,8 +4,11 @@
 # a falling learning rate, against the base run's own last net.
 #   offline.sh fit NAME EPOCHS [capacity options...]  # e.g. fit fresh 4, or
 #                                   # fit tuned 2 --init BASE_NET --learning-rate 0.0003
-#   offline.sh rate NAME            # 400 games at 100 ms against the base's last net
-# Run each alone on the machine. SHASHKI=BINARY as in recipe.sh.
+#   offline.sh rate NAME [OTHER]    # 400 games at 100 ms against the base's last net,
+#                                   # or against offline-OTHER
+# RUN=plain fits to the chunks of runs/nnue-recipe/plain (the base's and its
+# third hour's) instead of the base's. Run each alone on the machine.
+# SHASHKI=BINARY as in recipe.sh.
 set -eu
 S=${SHASHKI:-$PWD/target/release/shashki}
 D=docs/results/nnue-recipe
@@ -15,15 +18,16 @@ mkdir -p $D/logs $D/nets
 case ${1:-} in
   fit)
     name=${2:?NAME}; epochs=${3:?EPOCHS}; shift 3
-    $S nnue-diagnose capacity --chunks $R/base/data --samples 1000000000 --epochs $epochs \
+    $S nnue-diagnose capacity --chunks $R/${RUN:-base}/data --samples 1000000000 --epochs $epochs \
       --set $SET --out $D/nets/offline-$name "$@" 2>&1 | tee $D/logs/offline-$name.log;;
   rate)
-    name=${2:?NAME}
-    base=$(ls $R/base/checkpoints/ckpt-*.shzk | tail -1)
-    log=$D/logs/offline-$name-vs-base.log
-    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD); offline-$name vs $base" > $log
+    name=${2:?NAME}; other=${3:-}
+    if [ -n "$other" ]; then base=$D/nets/offline-$other; vs=offline-$other
+    else base=$(ls $R/base/checkpoints/ckpt-*.shzk | tail -1); vs=base; fi
+    log=$D/logs/offline-$name-vs-$vs.log
+    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD); offline-$name vs $base" >> $log
     $S match "nnue:$D/nets/offline-$name@movetime=100" "nnue:$base@movetime=100" --games 400 \
-      --concurrency 2 --tablebase tablebases --seed 69 --pdn $D/offline-$name-vs-base.pdn --resume \
-      --json $D/offline-$name-vs-base.json 2>&1 | tee -a $log | tail -12;;
-  *) echo "usage: offline.sh fit NAME EPOCHS [options] | rate NAME" >&2; exit 2;;
+      --concurrency 2 --tablebase tablebases --seed 69 --pdn $D/offline-$name-vs-$vs.pdn --resume \
+      --json $D/offline-$name-vs-$vs.json 2>&1 | tee -a $log | tail -12;;
+  *) echo "usage: [RUN=plain] offline.sh fit NAME EPOCHS [options] | rate NAME [OTHER]" >&2; exit 2;;
 esac
