@@ -1,6 +1,6 @@
 //! The recursive negamax search: principal variation search (null windows
 //! after the first move), the selectivity of [`Selectivity`] (fail-high
-//! pruning and its shot guard, late move reductions, threat search at the horizon, single-reply
+//! pruning and its guards, late move reductions, threat search at the horizon, single-reply
 //! extension), capture quiescence, the shared transposition table and the
 //! game arbiter at every node.
 
@@ -144,6 +144,9 @@ pub struct Searcher<'a> {
     /// True inside the reduced search of fail-high pruning: no pruning
     /// below it (as in Scan), so the probe stays cheap and sound.
     probing: bool,
+    /// `pv_nodes[ply]`: whether the node on the current path at `ply` is
+    /// a PV node (read by its children for [`Selectivity::verify`]).
+    pv_nodes: Vec<bool>,
     /// While false (the main thread's first iteration), limits are ignored
     /// so that a move is always found.
     pub enforce_limits: bool,
@@ -206,6 +209,7 @@ impl<'a> Searcher<'a> {
             eval,
             selectivity,
             probing: false,
+            pv_nodes: vec![false; MAX_PLY + 1],
             enforce_limits: false,
             stopped: false,
             nodes: 0,
@@ -338,6 +342,7 @@ impl<'a> Searcher<'a> {
             depth.max(0)
         };
         let pv_node = beta - alpha > 1;
+        self.pv_nodes[ply] = pv_node;
 
         let key = early_key.unwrap_or_else(|| node_key(&self.game));
         let (tt_move, cutoff) = self.probe_table(key, depth, alpha, beta, ply);
@@ -525,6 +530,9 @@ impl<'a> Searcher<'a> {
         }
         let (probe_depth, margin) = self.selectivity.prune_probe(depth)?;
         if self.selectivity.shots && self.game.moves().last().is_some_and(Move::is_capture) {
+            return None;
+        }
+        if self.selectivity.verify && self.pv_nodes[ply - 1] {
             return None;
         }
         if beta.abs() >= EVAL_LIMIT {
