@@ -22,11 +22,11 @@ case ${1:-} in
       --set $SET --out $D/nets/offline-$name "$@" 2>&1 | tee $D/logs/offline-$name.log;;
   rate)
     name=${2:?NAME}; other=${3:-}
-    if [ -n "$other" ]; then base=$D/nets/offline-$other; vs=offline-$other
-    else base=$(ls $R/base/checkpoints/ckpt-*.shzk | tail -1); vs=base; fi
+    if [ -n "$other" ]; then opponent=$D/nets/offline-$other; vs=offline-$other
+    else opponent=$(ls $R/base/checkpoints/ckpt-*.shzk | tail -1); vs=base; fi
     log=$D/logs/offline-$name-vs-$vs.log
-    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD); offline-$name vs $base" >> $log
-    $S match "nnue:$D/nets/offline-$name@movetime=100" "nnue:$base@movetime=100" --games 400 \
+    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD); offline-$name vs $opponent" >> $log
+    $S match "nnue:$D/nets/offline-$name@movetime=100" "nnue:$opponent@movetime=100" --games 400 \
       --concurrency 2 --tablebase tablebases --seed 69 --pdn $D/offline-$name-vs-$vs.pdn --resume \
       --json $D/offline-$name-vs-$vs.json 2>&1 | tee -a $log | tail -12;;
   *) echo "usage: [RUN=plain] offline.sh fit NAME EPOCHS [options] | rate NAME [OTHER]" >&2; exit 2;;

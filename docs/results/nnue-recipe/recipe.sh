@@ -51,7 +51,7 @@ case ${1:-} in
     name=${2:?NAME}; base=${3:-plain}
     net=$(ls $D/nets/$name/ckpt-*.shzk | tail -1); other=$(ls $D/nets/$base/ckpt-*.shzk | tail -1)
     log=$D/logs/$name-vs-$base.log
-    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD); $net vs $other" > $log
+    echo "binary: $S ($($S --version)), checkout $(git rev-parse --short HEAD); $net vs $other" >> $log
     $S match "nnue:$net@movetime=100" "nnue:$other@movetime=100" --games 400 \
       --concurrency 2 --tablebase tablebases --seed 69 --pdn $D/$name-vs-$base.pdn --resume \
       --json $D/$name-vs-$base.json 2>&1 | tee -a $log | tail -12;;

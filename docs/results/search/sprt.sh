@@ -9,7 +9,8 @@
 #   docs/results/search/sprt.sh NAME NEW_SEL BASE_SEL
 #   e.g. docs/results/search/sprt.sh prune prune none
 # SHASHKI=BINARY runs another build (a copy, so a rebuild cannot swap it
-# under a running match). Resumes from its PDN (--resume); writes NAME.pdn, NAME.json, logs/NAME.log.
+# under a running match). Resumes from its PDN (--resume); writes NAME.pdn, NAME.json and
+# logs/NAME.log (appended to, so a resumed match keeps its earlier reports).
 set -u
 [ $# -eq 3 ] || { echo "usage: sprt.sh NAME NEW_SEL BASE_SEL" >&2; exit 2; }
 name=$1 new=$2 base=$3
@@ -17,4 +18,4 @@ S=${SHASHKI:-$PWD/target/release/shashki}
 D=docs/results/search
 $S match "builtin:movetime=100,sel=$new" "builtin:movetime=100,sel=$base" --games 2000 \
   --concurrency 2 --tablebase tablebases --seed 52 --sprt 0,10 \
-  --pdn $D/$name.pdn --resume --json $D/$name.json 2>&1 | tee $D/logs/$name.log | tail -14
+  --pdn $D/$name.pdn --resume --json $D/$name.json 2>&1 | tee -a $D/logs/$name.log | tail -14

@@ -43,8 +43,9 @@ pub struct Selectivity {
     /// are searched in full), and the reduced search at 50 % of the depth.
     /// With it the selective search solves as many of
     /// `tests/data/tactics.txt` as the full-width one at 1,000, 3,000 and
-    /// 10,000 nodes, at less cost than [`Selectivity::shots`] (which
-    /// guards every node reached by a capture).
+    /// 10,000 nodes; it guards other nodes than [`Selectivity::shots`]
+    /// (which guards every node reached by a capture) and probes less
+    /// deep.
     pub verify: bool,
 }
 
